@@ -1,0 +1,111 @@
+/* Internal declarations shared by the library's source files. Not installed. */
+#ifndef MESHWELD_INTERNAL_H
+#define MESHWELD_INTERNAL_H
+
+#include "meshweld.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define MW_NONE 0xffffffffu
+
+/* Slack on every grid cell: cells are (1 + 2^-16) times the nominal size, so that rounding in
+ * the cell computation (at most |s| * 2^-50 cell units for |s| < MW_CELL_LIMIT) can never make a
+ * search miss a point within r. Published bounds R carry (1 + 2^-15). */
+#define MW_SLACK (1.0 + 1.0 / 65536.0)
+#define MW_BOUND_SLACK (1.0 + 1.0 / 32768.0)
+
+/* Grid methods refuse points whose scaled coordinate reaches 2^29 cells: cell indices (doubled
+ * for BCC) and their neighbours then always fit in int32. */
+#define MW_CELL_LIMIT 536870912.0
+
+/* allocator.c */
+void* mw_allocate(size_t count, size_t size); /* NULL on failure or if count * size overflows */
+void mw_deallocate(void* pointer);
+
+/* Open-addressing hash table with linear probing; power-of-two capacity, load <= 1/2 after
+ * mw_tableReserve. Keys are three 32-bit words, the value MW_NONE marks an empty slot. */
+typedef struct mw_Entry {
+    uint32_t key[3];
+    uint32_t value;
+} mw_Entry;
+
+typedef struct mw_Table {
+    mw_Entry* entries;
+    size_t mask; /* capacity - 1, or 0 when empty */
+    size_t count;
+} mw_Table;
+
+int mw_tableReserve(mw_Table* table, size_t total);
+void mw_tableFree(mw_Table* table);
+
+static inline uint32_t mw_hash(uint32_t a, uint32_t b, uint32_t c)
+{
+    /* multiply-xorshift mixing (SplitMix64 finaliser constants) */
+    uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t)b * 0xc2b2ae3d27d4eb4full;
+    h ^= (uint64_t)c * 0x165667b19e3779f9ull;
+    h ^= h >> 32;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    return (uint32_t)h;
+}
+
+/* The slot holding key, or the empty slot where it would go. The table must not be full. */
+static inline mw_Entry* mw_tableFind(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
+{
+    size_t i = mw_hash(a, b, c) & table->mask;
+    for (;;) {
+        mw_Entry* e = &table->entries[i];
+        if (e->value == MW_NONE || (e->key[0] == a && e->key[1] == b && e->key[2] == c))
+            return e;
+        i = (i + 1) & table->mask;
+    }
+}
+
+/* kdtree.c: a static kd-tree over float points, kdbush-style:
+ * one array of ids and one of coordinates, both in tree order, median splits cycling axes. */
+typedef struct mw_Kdtree {
+    uint32_t* ids;
+    float* coords; /* 3 floats per point (z = 0 in 2D) */
+    size_t count;
+    int dim;
+} mw_Kdtree;
+
+/* Allocates room for capacity points; the caller appends ids[count] and coords[count * 3 ..] and
+ * counts them, then mw_kdFinish arranges the tree. mw_kdBuild does all three for point i = id i. */
+int mw_kdAllocate(mw_Kdtree* tree, size_t capacity, int dim);
+void mw_kdFinish(mw_Kdtree* tree);
+int mw_kdBuild(mw_Kdtree* tree, const float* positions, size_t count, size_t stride, int dim);
+void mw_kdFree(mw_Kdtree* tree);
+
+/* Smallest id within r of p (squared distance in double <= r2), or MW_NONE. */
+uint32_t mw_kdEarliest(const mw_Kdtree* tree, const double p[3], double r2);
+
+/* Calls visit(context, id) for every point within r of p. */
+void mw_kdVisit(const mw_Kdtree* tree, const double p[3], double r2,
+                void (*visit)(void* context, uint32_t id), void* context);
+
+/* Squared distance in double of a point given as doubles and one given as floats. */
+static inline double mw_distance2(const double p[3], const float* q, int dim)
+{
+    double dx = p[0] - (double)q[0], dy = p[1] - (double)q[1];
+    double d = dx * dx + dy * dy;
+    if (dim == 3) {
+        double dz = p[2] - (double)q[2];
+        d += dz * dz;
+    }
+    return d;
+}
+
+/* grid.c: candidate cells of a point for a grid method; the store cell comes first. */
+typedef struct mw_Cells {
+    int32_t key[27][3];
+    int count;
+} mw_Cells;
+
+/* Inverse cell size for a grid method (cells per unit length). */
+double mw_gridScale(int method, double radius);
+void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3]);
+
+#endif

@@ -1,0 +1,184 @@
+/**
+ * meshweld: merge the points of a mesh or point set that lie within a radius r.
+ *
+ * Every method keeps one contract (see README.md, "Guarantees"):
+ *   1. no two output points are within r of each other;
+ *   2. every input is within R of its output point, R being the method's bound (meshweld_bound);
+ *   3. bitwise-identical positions (-0 equal to +0) always map to the same output point;
+ *   4. the remap is dense: outputs are numbered 0.. in order of first appearance;
+ *   5. the result depends on the input alone (same remap on every platform).
+ * "Within r" means: the Euclidean distance computed in double precision from the float
+ * coordinates is <= r.
+ *
+ * The library allocates only scratch memory (and a welder's own state), through a replaceable
+ * allocator, and frees it all. Every function that can fail returns a meshweld_Error.
+ */
+#ifndef MESHWELD_H
+#define MESHWELD_H
+
+#include <stddef.h>
+
+#ifndef MESHWELD_API
+#define MESHWELD_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MESHWELD_VERSION 100 /* 1.0.0 */
+
+/* Welding methods. Look-ups per (distinct) point and the bound R, for radius r:
+ *   NAIVE    pairwise loop over the representatives, O(n * outputs)      R = r
+ *   GRID_R   cells of size r, 3^d look-ups                               loose R = 2 sqrt(d) r
+ *   GRID_2R  cells of size 2r, 2^d look-ups, store grid offset by r      loose R = 3 sqrt(d) r
+ *   HEX      2D: hexagons of side 2r, 3 look-ups                         loose R = 2 sqrt(7) r
+ *   BCC      3D: truncated octahedra of the BCC lattice, 4 look-ups      loose R = sqrt(74) r
+ *   KDTREE   kd-tree range search                                         R = r
+ * With the precise store every method has R = r and returns exactly the NAIVE result.
+ * Loose grid bounds carry a factor (1 + 2^-16) of slack that absorbs rounding. */
+typedef enum meshweld_Method {
+    meshweld_MethodAuto = 0,
+    meshweld_MethodNaive = 1,
+    meshweld_MethodGridR = 2,
+    meshweld_MethodGrid2R = 3,
+    meshweld_MethodHex = 4,
+    meshweld_MethodBcc = 5,
+    meshweld_MethodKdtree = 6
+} meshweld_Method;
+
+/* Store policies of the grid methods (NAIVE and KDTREE are always precise). */
+typedef enum meshweld_Store {
+    meshweld_StoreLoose = 0,   /* one representative per cell; a point merges into the first occupied cell searched */
+    meshweld_StorePrecise = 1  /* every representative stored; a point merges into the earliest one within r */
+} meshweld_Store;
+
+typedef enum meshweld_Error {
+    meshweld_Ok = 0,
+    meshweld_ErrorDim = -1,        /* dim is not 2 or 3 */
+    meshweld_ErrorRadius = -2,     /* radius is zero, negative, NaN or infinite */
+    meshweld_ErrorMethod = -3,     /* unknown method */
+    meshweld_ErrorStore = -4,      /* unknown store policy */
+    meshweld_ErrorMethodDim = -5,  /* HEX asked in 3D, or BCC in 2D */
+    meshweld_ErrorStride = -6,     /* stride smaller than dim floats, or not a multiple of 4 bytes */
+    meshweld_ErrorCount = -7,      /* count too large: remap indices or byte sizes would overflow */
+    meshweld_ErrorNonFinite = -8,  /* a coordinate is NaN or infinite (info->error_point says which) */
+    meshweld_ErrorRange = -9,      /* a coordinate is so large relative to r that cell indices would overflow */
+    meshweld_ErrorMemory = -10,    /* an allocation failed */
+    meshweld_ErrorNull = -11,      /* a required pointer is NULL */
+    meshweld_ErrorAllocator = -12, /* meshweld_setAllocator got one hook without the other */
+    meshweld_ErrorIndex = -13,     /* an index is out of range */
+    meshweld_ErrorIndexCount = -14 /* an index count is not a multiple of 3 */
+} meshweld_Error;
+
+/* Options of a weld. A zero-initialised struct plus a radius is a valid request: dim 0 means 3,
+ * method 0 is meshweld_MethodAuto, store 0 is meshweld_StoreLoose. */
+typedef struct meshweld_Options {
+    int dim;      /* input: 2 or 3 (0 = 3) */
+    float radius; /* input: r > 0, finite */
+    int method;   /* input: a meshweld_Method */
+    int store;    /* input: a meshweld_Store */
+} meshweld_Options;
+
+/* What a call reports besides its return value. Every pointer to it may be NULL. */
+typedef struct meshweld_Info {
+    size_t unique_count; /* output: number of output points (for a welder: in total so far) */
+    int method;          /* output: the method that ran (AUTO resolved) */
+    size_t error_point;  /* output: for NonFinite/Range/Index errors, the offending point or index */
+    int error_axis;      /* output: for NonFinite/Range errors, the offending axis (0, 1, 2) */
+} meshweld_Info;
+
+/**
+ * Welds count points in one call and writes the remap table: remap[i] is the output index of
+ * point i, outputs numbered in order of first appearance. Returns meshweld_Ok or an error; on
+ * error nothing is written to remap beyond what it was given and info says what failed.
+ *
+ * remap must contain enough space for count elements.
+ * points holds count points of dim floats each, the i-th starting at byte i * stride.
+ * stride is in bytes: at least dim * sizeof(float), a multiple of sizeof(float).
+ * points and remap may be NULL only when count is 0.
+ */
+MESHWELD_API int meshweld_weld(unsigned int* remap, const float* points, size_t count, size_t stride,
+                               const meshweld_Options* options, meshweld_Info* info);
+
+/**
+ * Gathers the output positions of a weld: destination[k] is the first input point with
+ * remap value k (the kept position), or with centroid != 0 the mean of all inputs with remap
+ * value k. Centroids break guarantee 1 (two centroids may come closer than r) and move points by
+ * up to R from every input of their cluster; the first-point mode keeps every guarantee.
+ *
+ * destination must contain enough space for unique_count * dim floats.
+ * remap values must all be below unique_count (meshweld_ErrorIndex otherwise).
+ */
+MESHWELD_API int meshweld_gather(float* destination, size_t unique_count, const unsigned int* remap,
+                                 const float* points, size_t count, size_t stride, int dim, int centroid);
+
+/* An incremental welder: batch after batch, each welded against everything fed before. The
+ * concatenation of its batches' remaps equals meshweld_weld's remap on the concatenated points. */
+typedef struct meshweld_Welder meshweld_Welder;
+
+/**
+ * Creates a welder; returns NULL on error, with the reason in *error when error is not NULL.
+ * AUTO resolves to a grid method, and switches to KDTREE for good at the first batch whose
+ * coordinates would overflow the grid's cell indices.
+ */
+MESHWELD_API meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* error);
+
+/**
+ * Welds a batch against everything added before and writes its remap (global output indices).
+ * On error the welder is left exactly as it was before the call.
+ *
+ * remap must contain enough space for count elements; points as in meshweld_weld.
+ */
+MESHWELD_API int meshweld_welderAdd(meshweld_Welder* welder, unsigned int* remap, const float* points,
+                                    size_t count, size_t stride, meshweld_Info* info);
+
+/* Number of output points so far. */
+MESHWELD_API size_t meshweld_welderCount(const meshweld_Welder* welder);
+
+/* The method the welder runs now. */
+MESHWELD_API int meshweld_welderMethod(const meshweld_Welder* welder);
+
+/* Writes the kept positions: destination must contain enough space for welderCount * dim floats. */
+MESHWELD_API void meshweld_welderPositions(const meshweld_Welder* welder, float* destination);
+
+/* Frees the welder and all it holds. NULL is ignored. */
+MESHWELD_API void meshweld_welderDestroy(meshweld_Welder* welder);
+
+/**
+ * Counts the pairs of points within radius of each other (distance computed in double <= radius),
+ * with a kd-tree: the exact validator of guarantee 1. The count goes to *pairs and stops at limit
+ * (0 = no limit), which bounds the time on inputs full of duplicates. Returns an error code;
+ * non-finite coordinates give meshweld_ErrorNonFinite.
+ */
+MESHWELD_API int meshweld_countClosePairs(size_t* pairs, const float* points, size_t count, size_t stride,
+                                          int dim, float radius, size_t limit);
+
+/* The bound R of a method and store for radius r and dim; returns a negative value for invalid
+ * arguments. For AUTO it is the bound of what AUTO picks when the grid range allows. */
+MESHWELD_API double meshweld_bound(int method, int store, int dim, float radius);
+
+/* The look-ups per distinct point of a grid method (0 for NAIVE, KDTREE and AUTO). */
+MESHWELD_API int meshweld_lookups(int method, int dim);
+
+/* Names: "auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree"; NULL for an unknown method. */
+MESHWELD_API const char* meshweld_methodName(int method);
+
+/* The method of a name, or meshweld_ErrorMethod. */
+MESHWELD_API int meshweld_methodFromName(const char* name);
+
+/* A sentence for an error code, never NULL. */
+MESHWELD_API const char* meshweld_errorString(int error);
+
+/**
+ * Replaces the allocator: both hooks or neither (both NULL restore malloc/free). user is passed
+ * to each call. Not thread-safe: call it before any other function.
+ */
+MESHWELD_API int meshweld_setAllocator(void* (*allocate)(void* user, size_t size),
+                                       void (*deallocate)(void* user, void* pointer), void* user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MESHWELD_H */

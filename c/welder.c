@@ -1,0 +1,516 @@
+/* The greedy weld: one loop over the points, each merged into a representative found by the
+ * method or made a representative itself. Incremental by construction; meshweld_weld is one
+ * batch.
+ *
+ * Exact duplicates are resolved first, by a hash of the coordinates' bits (-0 folded onto +0):
+ * only the first occurrence of a position meets the method, the others copy its answer. This is
+ * what makes guarantee 3 hold for the loose store, where the answer for a position depends on
+ * the representatives stored so far (the article's loop lets a duplicate find a representative
+ * stored after its twin was welded). It also makes triangle soups cheap: each corner is hashed
+ * once and only distinct positions are searched.
+ *
+ * The precise store, NAIVE and KDTREE all merge a point into the earliest representative within
+ * r; they return the same remap, and that remap is the same whatever the order of cells.
+ */
+#include "internal.h"
+
+#include <math.h>
+
+struct meshweld_Welder {
+    int dim;
+    int method;
+    int store;
+    int automatic; /* method was AUTO: may switch to KDTREE */
+    double radius, r2, scale;
+
+    float* reps; /* 3 floats per representative (z = 0 in 2D) */
+    uint32_t* next; /* precise store: next representative in the same cell */
+    size_t rep_count, rep_capacity;
+
+    size_t fed; /* points added so far */
+    mw_Table exact; /* position bits -> output index */
+    mw_Table cells; /* cell -> representative (loose) or newest representative (precise) */
+
+    mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
+};
+
+static int mw_isGrid(int method)
+{
+    return method >= meshweld_MethodGridR && method <= meshweld_MethodBcc;
+}
+
+static int mw_autoMethod(int dim)
+{
+    (void)dim;
+    return meshweld_MethodGrid2R;
+}
+
+static int mw_checkOptions(const meshweld_Options* options, int* dim, int* method, int* store)
+{
+    if (!options)
+        return meshweld_ErrorNull;
+    *dim = options->dim == 0 ? 3 : options->dim;
+    if (*dim != 2 && *dim != 3)
+        return meshweld_ErrorDim;
+    float r = options->radius;
+    if (!(r > 0.0f) || !isfinite(r))
+        return meshweld_ErrorRadius;
+    *method = options->method;
+    if (*method < meshweld_MethodAuto || *method > meshweld_MethodKdtree)
+        return meshweld_ErrorMethod;
+    if ((*method == meshweld_MethodHex && *dim != 2) || (*method == meshweld_MethodBcc && *dim != 3))
+        return meshweld_ErrorMethodDim;
+    *store = options->store;
+    if (*store != meshweld_StoreLoose && *store != meshweld_StorePrecise)
+        return meshweld_ErrorStore;
+    return meshweld_Ok;
+}
+
+static void mw_setMethod(meshweld_Welder* w, int method)
+{
+    w->method = method;
+    w->scale = mw_gridScale(method, w->radius);
+}
+
+static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
+{
+    int dim, method, store;
+    int error = mw_checkOptions(options, &dim, &method, &store);
+    if (error)
+        return error;
+    memset(w, 0, sizeof(*w));
+    w->dim = dim;
+    w->store = store;
+    w->radius = options->radius;
+    w->r2 = w->radius * w->radius;
+    w->automatic = method == meshweld_MethodAuto;
+    mw_setMethod(w, w->automatic ? mw_autoMethod(dim) : method);
+    return meshweld_Ok;
+}
+
+static void mw_release(meshweld_Welder* w)
+{
+    mw_deallocate(w->reps);
+    mw_deallocate(w->next);
+    mw_tableFree(&w->exact);
+    mw_tableFree(&w->cells);
+    mw_kdFree(&w->tree);
+    w->reps = NULL;
+    w->next = NULL;
+}
+
+static void mw_report(meshweld_Info* info, const meshweld_Welder* w)
+{
+    if (info) {
+        info->unique_count = w->rep_count;
+        info->method = w->method;
+    }
+}
+
+static const float* mw_point(const float* points, size_t stride, size_t i)
+{
+    return (const float*)((const char*)points + i * stride);
+}
+
+/* Checks a batch before anything changes: sizes, finiteness, grid range. Switches an AUTO
+ * welder to KDTREE when the grid range does not hold the batch. */
+static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const float* points, size_t count,
+                         size_t stride, meshweld_Info* info)
+{
+    if (count == 0)
+        return meshweld_Ok;
+    if (!remap || !points)
+        return meshweld_ErrorNull;
+    if (stride < (size_t)w->dim * sizeof(float) || stride % sizeof(float) != 0)
+        return meshweld_ErrorStride;
+    if (count >= MW_NONE - w->fed || count > SIZE_MAX / stride)
+        return meshweld_ErrorCount;
+
+    int grid = mw_isGrid(w->method);
+    for (size_t i = 0; i < count; ++i) {
+        const float* p = mw_point(points, stride, i);
+        for (int a = 0; a < w->dim; ++a) {
+            if (!isfinite(p[a])) {
+                if (info)
+                    info->error_point = i, info->error_axis = a;
+                return meshweld_ErrorNonFinite;
+            }
+            if (grid && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT) {
+                if (!w->automatic) {
+                    if (info)
+                        info->error_point = i, info->error_axis = a;
+                    return meshweld_ErrorRange;
+                }
+                grid = 0; /* keep checking finiteness */
+            }
+        }
+    }
+    if (w->automatic && mw_isGrid(w->method) && !grid) {
+        /* the representatives are a valid state for any method: hand them to the kd-tree */
+        mw_tableFree(&w->cells);
+        mw_deallocate(w->next);
+        w->next = NULL;
+        mw_setMethod(w, meshweld_MethodKdtree);
+    }
+    return meshweld_Ok;
+}
+
+/* Makes room for count more points, so that the batch itself allocates nothing but scratch. */
+static int mw_reserve(meshweld_Welder* w, size_t count)
+{
+    size_t total = w->rep_count + count;
+    if (total > w->rep_capacity) {
+        size_t capacity = w->rep_capacity * 2 > total ? w->rep_capacity * 2 : total;
+        float* reps = (float*)mw_allocate(capacity, 3 * sizeof(float));
+        uint32_t* next = NULL;
+        if (reps && w->store == meshweld_StorePrecise && mw_isGrid(w->method))
+            next = (uint32_t*)mw_allocate(capacity, sizeof(uint32_t));
+        if (!reps || (w->store == meshweld_StorePrecise && mw_isGrid(w->method) && !next)) {
+            mw_deallocate(reps);
+            return meshweld_ErrorMemory;
+        }
+        if (w->rep_count) {
+            memcpy(reps, w->reps, w->rep_count * 3 * sizeof(float));
+            if (next && w->next)
+                memcpy(next, w->next, w->rep_count * sizeof(uint32_t));
+        }
+        mw_deallocate(w->reps);
+        mw_deallocate(w->next);
+        w->reps = reps;
+        w->next = next;
+        w->rep_capacity = capacity;
+    }
+    if (mw_tableReserve(&w->exact, w->exact.count + count))
+        return meshweld_ErrorMemory;
+    if (mw_isGrid(w->method) && mw_tableReserve(&w->cells, w->cells.count + count))
+        return meshweld_ErrorMemory;
+    return meshweld_Ok;
+}
+
+static uint32_t mw_newRep(meshweld_Welder* w, const double p[3])
+{
+    uint32_t rep = (uint32_t)w->rep_count++;
+    float* q = &w->reps[rep * 3];
+    q[0] = (float)p[0];
+    q[1] = (float)p[1];
+    q[2] = (float)p[2];
+    return rep;
+}
+
+/* The representative p merges into, creating one (and storing it) when there is none. */
+static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3])
+{
+    double s[3] = {p[0] * w->scale, p[1] * w->scale, p[2] * w->scale};
+    mw_Cells cells;
+    mw_gridCells(&cells, w->method, w->dim, s);
+
+    if (w->store == meshweld_StoreLoose) {
+        mw_Entry* home = NULL;
+        for (int k = 0; k < cells.count; ++k) {
+            const int32_t* c = cells.key[k];
+            mw_Entry* e = mw_tableFind(&w->cells, (uint32_t)c[0], (uint32_t)c[1], (uint32_t)c[2]);
+            if (e->value != MW_NONE)
+                return e->value;
+            if (k == 0)
+                home = e;
+        }
+        uint32_t rep = mw_newRep(w, p);
+        memcpy(home->key, cells.key[0], sizeof(home->key));
+        home->value = rep;
+        w->cells.count++;
+        return rep;
+    }
+
+    uint32_t best = MW_NONE;
+    mw_Entry* home = NULL;
+    for (int k = 0; k < cells.count; ++k) {
+        const int32_t* c = cells.key[k];
+        mw_Entry* e = mw_tableFind(&w->cells, (uint32_t)c[0], (uint32_t)c[1], (uint32_t)c[2]);
+        if (k == 0)
+            home = e;
+        for (uint32_t q = e->value; q != MW_NONE; q = w->next[q])
+            if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+                best = q;
+    }
+    if (best != MW_NONE)
+        return best;
+    uint32_t rep = mw_newRep(w, p);
+    if (home->value == MW_NONE) {
+        memcpy(home->key, cells.key[0], sizeof(home->key));
+        w->cells.count++;
+    }
+    w->next[rep] = home->value;
+    home->value = rep;
+    return rep;
+}
+
+static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
+{
+    for (size_t q = 0; q < w->rep_count; ++q)
+        if (mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+            return (uint32_t)q;
+    return mw_newRep(w, p);
+}
+
+static void mw_load(double p[3], const float* src, int dim)
+{
+    p[0] = src[0];
+    p[1] = src[1];
+    p[2] = dim == 3 ? src[2] : 0.0;
+}
+
+/* The exact-duplicate slot of a point; -0 and +0 share one. */
+static mw_Entry* mw_exactSlot(meshweld_Welder* w, const float* src, uint32_t key[3])
+{
+    float v[3] = {src[0] + 0.0f, src[1] + 0.0f, w->dim == 3 ? src[2] + 0.0f : 0.0f}; /* -0 + 0 = +0 */
+    memcpy(key, v, sizeof(v));
+    return mw_tableFind(&w->exact, key[0], key[1], key[2]);
+}
+
+static void mw_exactInsert(meshweld_Welder* w, mw_Entry* slot, const uint32_t key[3], uint32_t value)
+{
+    memcpy(slot->key, key, 3 * sizeof(uint32_t));
+    slot->value = value;
+    w->exact.count++;
+}
+
+typedef struct mw_Absorb {
+    uint32_t* owner; /* per distinct new position: its representative or MW_NONE */
+    uint32_t rep;
+} mw_Absorb;
+
+static void mw_absorb(void* context, uint32_t id)
+{
+    mw_Absorb* a = (mw_Absorb*)context;
+    if (a->owner[id] == MW_NONE)
+        a->owner[id] = a->rep;
+}
+
+/* KDTREE: first every new distinct position looks for the earliest earlier representative
+ * within r (tree of earlier batches), then the rest are welded among themselves the way Blender
+ * does it: in input order, a position not yet taken becomes a representative and takes every
+ * free position within r. Both steps give the earliest representative within r, so the result
+ * equals NAIVE's. All scratch is allocated before anything changes. */
+static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
+{
+    int error = meshweld_Ok;
+    uint32_t* ordinal = (uint32_t*)mw_allocate(count, sizeof(uint32_t)); /* per point: its new position or MW_NONE */
+    uint32_t* owner = (uint32_t*)mw_allocate(count, sizeof(uint32_t));   /* per new position: its representative */
+    mw_Entry** slots = (mw_Entry**)mw_allocate(count, sizeof(mw_Entry*)); /* per new position: its exact slot */
+    uint32_t* first = (uint32_t*)mw_allocate(count, sizeof(uint32_t));   /* per new position: its first point */
+    mw_Kdtree fresh = {0};
+    if (!ordinal || !owner || !slots || !first || mw_kdAllocate(&fresh, count, w->dim)) {
+        error = meshweld_ErrorMemory;
+        goto done;
+    }
+    if (w->tree.count != w->rep_count) {
+        mw_Kdtree rebuilt = {0};
+        if ((error = mw_kdBuild(&rebuilt, w->reps, w->rep_count, 3 * sizeof(float), w->dim)))
+            goto done;
+        mw_kdFree(&w->tree);
+        w->tree = rebuilt;
+    }
+
+    /* pass 1: exact duplicates, then earlier representatives. A new position n is marked in the
+     * exact table by MW_NONE - 1 - n until its output is known: those values lie above every
+     * output of earlier batches, since fed + count < MW_NONE. */
+    uint32_t placeholder = MW_NONE - 1 - (uint32_t)count; /* values above it are this batch's */
+    size_t n = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const float* src = mw_point(points, stride, i);
+        uint32_t key[3];
+        mw_Entry* slot = mw_exactSlot(w, src, key);
+        ordinal[i] = MW_NONE;
+        if (slot->value != MW_NONE && slot->value > placeholder) {
+            ordinal[i] = MW_NONE - 1 - slot->value;
+        } else if (slot->value != MW_NONE) {
+            remap[i] = slot->value;
+        } else {
+            double p[3];
+            mw_load(p, src, w->dim);
+            owner[n] = mw_kdEarliest(&w->tree, p, w->r2);
+            if (owner[n] == MW_NONE) {
+                fresh.ids[fresh.count] = (uint32_t)n;
+                memcpy(&fresh.coords[fresh.count * 3], key, 3 * sizeof(float));
+                fresh.count++;
+            }
+            mw_exactInsert(w, slot, key, MW_NONE - 1 - (uint32_t)n);
+            slots[n] = slot;
+            first[n] = (uint32_t)i;
+            ordinal[i] = (uint32_t)n++;
+        }
+    }
+
+    /* pass 2: the free positions among themselves, in input order */
+    mw_kdFinish(&fresh);
+    mw_Absorb absorb = {owner, 0};
+    for (size_t d = 0; d < n; ++d) {
+        if (owner[d] != MW_NONE)
+            continue;
+        double p[3];
+        mw_load(p, mw_point(points, stride, first[d]), w->dim);
+        absorb.rep = mw_newRep(w, p);
+        mw_kdVisit(&fresh, p, w->r2, mw_absorb, &absorb);
+    }
+
+    /* pass 3: every output is known */
+    for (size_t d = 0; d < n; ++d)
+        slots[d]->value = owner[d];
+    for (size_t i = 0; i < count; ++i)
+        if (ordinal[i] != MW_NONE)
+            remap[i] = owner[ordinal[i]];
+
+done:
+    mw_kdFree(&fresh);
+    mw_deallocate(ordinal);
+    mw_deallocate(owner);
+    mw_deallocate(slots);
+    mw_deallocate(first);
+    return error;
+}
+
+meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* error)
+{
+    meshweld_Welder probe;
+    int e = mw_init(&probe, options);
+    meshweld_Welder* w = NULL;
+    if (!e) {
+        w = (meshweld_Welder*)mw_allocate(1, sizeof(meshweld_Welder));
+        if (w)
+            *w = probe;
+        else
+            e = meshweld_ErrorMemory;
+    }
+    if (error)
+        *error = e;
+    return w;
+}
+
+int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
+                       meshweld_Info* info)
+{
+    if (!w)
+        return meshweld_ErrorNull;
+    int error = mw_checkBatch(w, remap, points, count, stride, info);
+    if (!error && count > 0)
+        error = mw_reserve(w, count);
+    if (error || count == 0) {
+        mw_report(info, w);
+        return error;
+    }
+
+    if (w->method == meshweld_MethodKdtree) {
+        error = mw_addKdtree(w, remap, points, count, stride);
+    } else {
+        int grid = mw_isGrid(w->method);
+        for (size_t i = 0; i < count; ++i) {
+            const float* src = mw_point(points, stride, i);
+            uint32_t key[3];
+            mw_Entry* slot = mw_exactSlot(w, src, key);
+            if (slot->value == MW_NONE) {
+                double p[3];
+                mw_load(p, src, w->dim);
+                mw_exactInsert(w, slot, key, grid ? mw_weldGrid(w, p) : mw_weldNaive(w, p));
+            }
+            remap[i] = slot->value;
+        }
+    }
+    if (!error)
+        w->fed += count;
+    mw_report(info, w);
+    return error;
+}
+
+size_t meshweld_welderCount(const meshweld_Welder* w)
+{
+    return w ? w->rep_count : 0;
+}
+
+int meshweld_welderMethod(const meshweld_Welder* w)
+{
+    return w ? w->method : meshweld_ErrorNull;
+}
+
+void meshweld_welderPositions(const meshweld_Welder* w, float* destination)
+{
+    if (!w || !destination)
+        return;
+    for (size_t i = 0; i < w->rep_count; ++i)
+        for (int a = 0; a < w->dim; ++a)
+            destination[i * w->dim + a] = w->reps[i * 3 + a];
+}
+
+void meshweld_welderDestroy(meshweld_Welder* w)
+{
+    if (!w)
+        return;
+    mw_release(w);
+    mw_deallocate(w);
+}
+
+int meshweld_weld(unsigned int* remap, const float* points, size_t count, size_t stride,
+                  const meshweld_Options* options, meshweld_Info* info)
+{
+    meshweld_Welder w;
+    int error = mw_init(&w, options);
+    if (error)
+        return error;
+    error = meshweld_welderAdd(&w, remap, points, count, stride, info);
+    mw_release(&w);
+    return error;
+}
+
+int meshweld_gather(float* destination, size_t unique_count, const unsigned int* remap, const float* points,
+                    size_t count, size_t stride, int dim, int centroid)
+{
+    if (dim != 2 && dim != 3)
+        return meshweld_ErrorDim;
+    if (count == 0)
+        return meshweld_Ok;
+    if (!destination || !remap || !points)
+        return meshweld_ErrorNull;
+    if (stride < (size_t)dim * sizeof(float) || stride % sizeof(float) != 0)
+        return meshweld_ErrorStride;
+    if (count > SIZE_MAX / stride)
+        return meshweld_ErrorCount;
+    for (size_t i = 0; i < count; ++i)
+        if (remap[i] >= unique_count)
+            return meshweld_ErrorIndex;
+
+    size_t cells = centroid ? unique_count * (size_t)(dim + 1) : (unique_count + 7) / 8;
+    double* sum = NULL;
+    unsigned char* seen = NULL;
+    if (centroid)
+        sum = (double*)mw_allocate(cells, sizeof(double));
+    else
+        seen = (unsigned char*)mw_allocate(cells, 1);
+    if (!sum && !seen)
+        return meshweld_ErrorMemory;
+    if (sum)
+        memset(sum, 0, cells * sizeof(double));
+    else
+        memset(seen, 0, cells);
+
+    for (size_t i = 0; i < count; ++i) {
+        const float* p = mw_point(points, stride, i);
+        size_t k = remap[i];
+        if (sum) {
+            for (int a = 0; a < dim; ++a)
+                sum[k * (dim + 1) + a] += p[a];
+            sum[k * (dim + 1) + dim] += 1.0;
+        } else if (!(seen[k >> 3] & (1u << (k & 7)))) {
+            seen[k >> 3] |= (unsigned char)(1u << (k & 7));
+            for (int a = 0; a < dim; ++a)
+                destination[k * dim + a] = p[a];
+        }
+    }
+    if (sum)
+        for (size_t k = 0; k < unique_count; ++k) {
+            double n = sum[k * (dim + 1) + dim];
+            for (int a = 0; a < dim; ++a)
+                destination[k * dim + a] = n > 0 ? (float)(sum[k * (dim + 1) + a] / n) : 0.0f;
+        }
+    mw_deallocate(sum);
+    mw_deallocate(seen);
+    return meshweld_Ok;
+}

@@ -1,0 +1,658 @@
+/* Native tests of the welding core: every method, both stores, 2D and 3D, checked against a
+ * brute-force checker on random and adversarial inputs; errors; allocator; incremental welding.
+ * Usage: test_weld [group]   (no group: all groups) */
+#include "../../c/meshweld.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        checks++;                                                                 \
+        if (!(cond)) {                                                            \
+            failures++;                                                           \
+            if (failures < 30) {                                                  \
+                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+                fprintf(stderr, __VA_ARGS__);                                     \
+                fprintf(stderr, "\n");                                            \
+            }                                                                     \
+        }                                                                         \
+    } while (0)
+
+/* ---- deterministic random numbers ---- */
+static uint64_t rng_state;
+static void seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ull + 1; }
+static uint64_t next_u64(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double uniform(void) { return (double)(next_u64() >> 11) / 9007199254740992.0; }
+static double gaussian(void)
+{
+    double u = uniform() + 1e-300, v = uniform();
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* ---- the brute-force checker ---- */
+static double dist(const float* a, const float* b, int dim)
+{
+    double d = 0;
+    for (int i = 0; i < dim; ++i) {
+        double e = (double)a[i] - (double)b[i];
+        d += e * e;
+    }
+    return sqrt(d);
+}
+
+static int bits_equal(const float* a, const float* b, int dim)
+{
+    for (int i = 0; i < dim; ++i)
+        if (!(a[i] == b[i])) /* == treats -0 and +0 alike; inputs hold no NaN */
+            return 0;
+    return 1;
+}
+
+typedef struct Weld {
+    unsigned int* remap;
+    size_t unique;
+    int method;
+} Weld;
+
+static const int methods[] = {meshweld_MethodNaive, meshweld_MethodGridR, meshweld_MethodGrid2R,
+                              meshweld_MethodHex, meshweld_MethodBcc, meshweld_MethodKdtree, meshweld_MethodAuto};
+
+static int method_fits(int method, int dim)
+{
+    return !(method == meshweld_MethodHex && dim != 2) && !(method == meshweld_MethodBcc && dim != 3);
+}
+
+static Weld run(const float* pts, size_t n, size_t stride, int dim, float r, int method, int store)
+{
+    Weld w = {(unsigned int*)malloc((n ? n : 1) * sizeof(unsigned int)), 0, 0};
+    meshweld_Options o = {dim, r, method, store};
+    meshweld_Info info;
+    int e = meshweld_weld(w.remap, pts, n, stride, &o, &info);
+    CHECK(e == 0, "weld failed: %s (method %s, dim %d, n %zu)", meshweld_errorString(e), meshweld_methodName(method), dim, n);
+    w.unique = e == 0 ? info.unique_count : 0;
+    w.method = info.method;
+    return w;
+}
+
+/* Checks guarantees 1-4 of one weld; returns the largest displacement over r. */
+static double check_weld(const char* name, const float* pts, size_t n, size_t stride, int dim, float r, int method,
+                         int store, const Weld* w)
+{
+    const char* mname = meshweld_methodName(method);
+    double R = meshweld_bound(w->method, store, dim, r);
+    CHECK(R >= r, "%s: bound of %s is %g", name, mname, R);
+
+    /* 4: dense, numbered by first appearance */
+    unsigned int next = 0;
+    int dense = 1;
+    for (size_t i = 0; i < n; ++i) {
+        if (w->remap[i] > next) dense = 0;
+        if (w->remap[i] == next) next++;
+    }
+    CHECK(dense && next == w->unique, "%s %s/%d: remap not dense (next %u, unique %zu)", name, mname, store, next, w->unique);
+    if (!dense || next != w->unique)
+        return 0;
+
+    float* out = (float*)malloc((w->unique ? w->unique : 1) * dim * sizeof(float));
+    int e = meshweld_gather(out, w->unique, w->remap, pts, n, stride, dim, 0);
+    CHECK(e == 0, "%s: gather failed", name);
+#define P(i) ((const float*)((const char*)pts + (i) * stride))
+
+    /* kept positions are inputs: the first of each cluster */
+    size_t* first = (size_t*)malloc((w->unique ? w->unique : 1) * sizeof(size_t));
+    for (size_t i = n; i-- > 0;) first[w->remap[i]] = i;
+    int kept = 1;
+    for (size_t k = 0; k < w->unique; ++k)
+        if (memcmp(out + k * dim, P(first[k]), dim * sizeof(float)) != 0) kept = 0;
+    CHECK(kept, "%s %s: kept position is not the first input", name, mname);
+
+    /* 1: no two outputs within r */
+    size_t close = 0;
+    for (size_t a = 0; a < w->unique; ++a)
+        for (size_t b = a + 1; b < w->unique; ++b)
+            if (dist(out + a * dim, out + b * dim, dim) <= r) close++;
+    CHECK(close == 0, "%s %s/%d dim %d: %zu output pairs within r", name, mname, store, dim, close);
+    size_t pairs = 99;
+    CHECK(meshweld_countClosePairs(&pairs, out, w->unique, dim * sizeof(float), dim, r, 0) == 0 && pairs == close,
+          "%s: countClosePairs says %zu, brute force %zu", name, pairs, close);
+
+    /* 2: displacement within R */
+    double worst = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double d = dist(P(i), out + w->remap[i] * dim, dim);
+        if (d > worst) worst = d;
+    }
+    CHECK(worst <= R, "%s %s/%d dim %d: displacement %.9g r > R = %.9g r", name, mname, store, dim, worst / r, R / r);
+
+    /* 3: identical positions share an output (sort-free O(n^2) on small n, hashing on big) */
+    int same = 1;
+    if (n <= 3000) {
+        for (size_t i = 0; i < n && same; ++i)
+            for (size_t j = i + 1; j < n; ++j)
+                if (bits_equal(P(i), P(j), dim) && w->remap[i] != w->remap[j]) { same = 0; break; }
+    }
+    CHECK(same, "%s %s/%d: identical positions split", name, mname, store);
+#undef P
+    free(first);
+    free(out);
+    return worst / r;
+}
+
+/* Runs every method and store on a data set, checks each, and checks that the precise store,
+ * NAIVE and KDTREE agree exactly, that a second run is identical, and that batches give the
+ * one-shot remap. */
+static void check_all(const char* name, const float* pts, size_t n, int dim, float r)
+{
+    size_t stride = dim * sizeof(float);
+    Weld naive = run(pts, n, stride, dim, r, meshweld_MethodNaive, meshweld_StorePrecise);
+    check_weld(name, pts, n, stride, dim, r, meshweld_MethodNaive, meshweld_StorePrecise, &naive);
+    for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+        if (!method_fits(methods[m], dim)) continue;
+        for (int store = 0; store <= 1; ++store) {
+            Weld w = run(pts, n, stride, dim, r, methods[m], store);
+            check_weld(name, pts, n, stride, dim, r, methods[m], store, &w);
+            int precise = store == meshweld_StorePrecise || w.method == meshweld_MethodNaive || w.method == meshweld_MethodKdtree;
+            if (precise) {
+                int eq = w.unique == naive.unique && memcmp(w.remap, naive.remap, n * sizeof(unsigned)) == 0;
+                CHECK(eq, "%s: %s/precise differs from naive (%zu vs %zu outputs)", name, meshweld_methodName(methods[m]), w.unique, naive.unique);
+            }
+            Weld again = run(pts, n, stride, dim, r, methods[m], store);
+            CHECK(again.unique == w.unique && memcmp(again.remap, w.remap, n * sizeof(unsigned)) == 0,
+                  "%s: %s not deterministic", name, meshweld_methodName(methods[m]));
+            free(again.remap);
+
+            /* incremental: uneven batches reproduce the one-shot remap */
+            meshweld_Options o = {dim, r, methods[m], store};
+            int e = 0;
+            meshweld_Welder* welder = meshweld_welderCreate(&o, &e);
+            CHECK(welder && e == 0, "%s: welderCreate", name);
+            unsigned int* inc = (unsigned int*)malloc((n ? n : 1) * sizeof(unsigned int));
+            size_t at = 0, batch = 1;
+            while (welder && at < n) {
+                size_t take = batch < n - at ? batch : n - at;
+                e = meshweld_welderAdd(welder, inc + at, pts + at * dim, take, stride, NULL);
+                CHECK(e == 0, "%s: welderAdd: %s", name, meshweld_errorString(e));
+                at += take;
+                batch = batch * 3 + 1;
+            }
+            CHECK(memcmp(inc, w.remap, n * sizeof(unsigned)) == 0 && meshweld_welderCount(welder) == w.unique,
+                  "%s: %s/%d incremental differs from one-shot", name, meshweld_methodName(methods[m]), store);
+            float* wp = (float*)malloc((w.unique ? w.unique : 1) * dim * sizeof(float));
+            float* gp = (float*)malloc((w.unique ? w.unique : 1) * dim * sizeof(float));
+            meshweld_welderPositions(welder, wp);
+            meshweld_gather(gp, w.unique, w.remap, pts, n, stride, dim, 0);
+            CHECK(memcmp(wp, gp, w.unique * dim * sizeof(float)) == 0, "%s: welder positions differ from gather", name);
+            free(wp);
+            free(gp);
+            free(inc);
+            meshweld_welderDestroy(welder);
+            free(w.remap);
+        }
+    }
+    free(naive.remap);
+}
+
+/* ---- data sets ---- */
+static float* make_uniform(size_t n, int dim, double extent)
+{
+    float* p = (float*)malloc(n * dim * sizeof(float));
+    for (size_t i = 0; i < n * dim; ++i) p[i] = (float)(uniform() * extent);
+    return p;
+}
+
+static void group_properties(void)
+{
+    char name[128];
+    for (int dim = 2; dim <= 3; ++dim) {
+        for (int t = 0; t < 12; ++t) {
+            seed(1000 * dim + t);
+            size_t n = 200 + (size_t)(uniform() * 1200);
+            double extent = t % 3 == 0 ? 1.0 : (t % 3 == 1 ? 10.0 : 1000.0);
+            float r = (float)(extent * pow(10.0, -0.5 - 1.5 * uniform()) / (dim == 3 ? 1.0 : 3.0));
+            float* p = make_uniform(n, dim, extent);
+            if (t % 2) /* shift far from the origin: large coordinates, small cells */
+                for (size_t i = 0; i < n * dim; ++i) p[i] += (float)(extent * 1e3);
+            snprintf(name, sizeof(name), "uniform dim %d #%d", dim, t);
+            check_all(name, p, n, dim, r);
+            free(p);
+        }
+    }
+}
+
+static void group_adversarial(void)
+{
+    char name[128];
+    for (int dim = 2; dim <= 3; ++dim) {
+        float r = 0.25f;
+        /* a row of points exactly r apart, along x and along a diagonal */
+        {
+            size_t n = 400;
+            float* p = (float*)calloc(n * dim, sizeof(float));
+            for (size_t i = 0; i < n; ++i) p[i * dim] = (float)i * r;
+            snprintf(name, sizeof(name), "row r apart dim %d", dim);
+            check_all(name, p, n, dim, r);
+            for (size_t i = 0; i < n; ++i)
+                for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(i * r / sqrt((double)dim));
+            snprintf(name, sizeof(name), "diagonal row r apart dim %d", dim);
+            check_all(name, p, n, dim, r);
+            free(p);
+        }
+        /* a lattice at spacing r/2 */
+        {
+            int side = dim == 2 ? 40 : 11;
+            size_t n = dim == 2 ? (size_t)side * side : (size_t)side * side * side;
+            float* p = (float*)malloc(n * dim * sizeof(float));
+            for (size_t i = 0; i < n; ++i) {
+                p[i * dim] = (float)(i % side) * r / 2;
+                p[i * dim + 1] = (float)((i / side) % side) * r / 2;
+                if (dim == 3) p[i * dim + 2] = (float)(i / side / side) * r / 2;
+            }
+            snprintf(name, sizeof(name), "lattice r/2 dim %d", dim);
+            check_all(name, p, n, dim, r);
+            /* shuffled order */
+            seed(7);
+            for (size_t i = n - 1; i > 0; --i) {
+                size_t j = next_u64() % (i + 1);
+                for (int a = 0; a < dim; ++a) { float t = p[i * dim + a]; p[i * dim + a] = p[j * dim + a]; p[j * dim + a] = t; }
+            }
+            snprintf(name, sizeof(name), "shuffled lattice r/2 dim %d", dim);
+            check_all(name, p, n, dim, r);
+            free(p);
+        }
+        /* many exact duplicates, with -0 and +0, interleaved with near points */
+        {
+            seed(11 + dim);
+            size_t n = 1500;
+            float* p = (float*)malloc(n * dim * sizeof(float));
+            float base[64][3];
+            for (int k = 0; k < 64; ++k)
+                for (int a = 0; a < 3; ++a) base[k][a] = (float)((uniform() - 0.5) * 4 * r);
+            base[0][0] = 0.0f, base[0][1] = 0.0f, base[0][2] = 0.0f;
+            for (size_t i = 0; i < n; ++i) {
+                int k = (int)(next_u64() % 64);
+                for (int a = 0; a < dim; ++a) {
+                    float v = base[k][a];
+                    if (v == 0.0f && (next_u64() & 1)) v = -0.0f;
+                    p[i * dim + a] = v;
+                }
+            }
+            snprintf(name, sizeof(name), "duplicates dim %d", dim);
+            check_all(name, p, n, dim, r);
+            free(p);
+        }
+        /* points on cell boundaries of every grid: multiples of r/2, r/sqrt(3)... */
+        {
+            seed(23 + dim);
+            size_t n = 1200;
+            float* p = (float*)malloc(n * dim * sizeof(float));
+            const double steps[] = {0.5, 1.0, 2.0, 1.7320508075688772, 5.656854249492381, 3.4641016151377544};
+            for (size_t i = 0; i < n; ++i) {
+                double step = steps[next_u64() % 6] * r;
+                for (int a = 0; a < dim; ++a)
+                    p[i * dim + a] = (float)((double)(int)(next_u64() % 24) * step * (1.0 + ((next_u64() % 3) - 1.0) * 1e-7));
+            }
+            snprintf(name, sizeof(name), "cell boundaries dim %d", dim);
+            check_all(name, p, n, dim, r);
+            free(p);
+        }
+        /* a huge coordinate range: clusters near 0 and near +-1e5 */
+        {
+            seed(31 + dim);
+            size_t n = 1000;
+            float* p = (float*)malloc(n * dim * sizeof(float));
+            for (size_t i = 0; i < n; ++i) {
+                double centre = (double)((int)(next_u64() % 3) - 1) * 1e5;
+                for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(centre + gaussian() * r);
+            }
+            snprintf(name, sizeof(name), "huge range dim %d", dim);
+            check_all(name, p, n, dim, 0.01f);
+            free(p);
+        }
+        /* tight gaussian clusters with far outliers */
+        {
+            seed(41 + dim);
+            size_t n = 1500;
+            float* p = (float*)malloc(n * dim * sizeof(float));
+            for (size_t i = 0; i < n; ++i) {
+                int outlier = next_u64() % 20 == 0;
+                int c = (int)(next_u64() % 8);
+                for (int a = 0; a < dim; ++a)
+                    p[i * dim + a] = outlier ? (float)((uniform() - 0.5) * 1e4) : (float)(c * 3.0 + gaussian() * r);
+            }
+            snprintf(name, sizeof(name), "clusters dim %d", dim);
+            check_all(name, p, n, dim, r);
+            free(p);
+        }
+        /* every point identical; r larger than the whole extent */
+        {
+            size_t n = 500;
+            float* p = (float*)malloc(n * dim * sizeof(float));
+            for (size_t i = 0; i < n * dim; ++i) p[i] = 1.5f;
+            snprintf(name, sizeof(name), "identical dim %d", dim);
+            check_all(name, p, n, dim, r);
+            seed(51);
+            for (size_t i = 0; i < n * dim; ++i) p[i] = (float)uniform();
+            for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+                if (!method_fits(methods[m], dim)) continue;
+                for (int store = 0; store <= 1; ++store) {
+                    Weld w = run(p, n, dim * sizeof(float), dim, 10.0f, methods[m], store);
+                    CHECK(w.unique == 1, "r beyond extent: %s/%d left %zu points", meshweld_methodName(methods[m]), store, w.unique);
+                    free(w.remap);
+                }
+            }
+            free(p);
+        }
+    }
+}
+
+/* Completeness: two points at distance <= r must always merge, wherever they fall on the grid.
+ * This is the test that proves each cell scale (hex side 2r, BCC cube edge 4 sqrt(2) r). */
+static void group_completeness(void)
+{
+    for (int dim = 2; dim <= 3; ++dim) {
+        for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+            if (!method_fits(methods[m], dim)) continue;
+            for (int store = 0; store <= 1; ++store) {
+                seed(97 + m * 2 + store + dim * 100);
+                size_t missed = 0, tried = 0;
+                for (int t = 0; t < 60000; ++t) {
+                    float r = (float)(0.01 + uniform());
+                    float pair[6];
+                    double u[3] = {gaussian(), gaussian(), dim == 3 ? gaussian() : 0.0};
+                    double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                    for (int a = 0; a < dim; ++a) pair[a] = (float)((uniform() - 0.5) * 40.0);
+                    /* at distance r from the first, nudged inwards until the double distance is <= r */
+                    for (int a = 0; a < dim; ++a) pair[dim + a] = (float)(pair[a] + u[a] / len * r);
+                    int guard = 0;
+                    while (dist(pair, pair + dim, dim) > r && guard++ < 64)
+                        for (int a = 0; a < dim; ++a)
+                            pair[dim + a] = nextafterf(pair[dim + a], pair[a]);
+                    if (dist(pair, pair + dim, dim) > r) continue;
+                    tried++;
+                    unsigned int remap[2];
+                    meshweld_Options o = {dim, r, methods[m], store};
+                    meshweld_Info info;
+                    if (meshweld_weld(remap, pair, 2, dim * sizeof(float), &o, &info) != 0 || info.unique_count != 1)
+                        missed++;
+                }
+                CHECK(missed == 0 && tried > 50000, "%s/%d dim %d: %zu of %zu pairs within r not merged",
+                      meshweld_methodName(methods[m]), store, dim, missed, tried);
+            }
+        }
+    }
+}
+
+/* The loose bounds are not only upper bounds: adversarial pairs come close to them. */
+static void group_bounds(void)
+{
+    for (int dim = 2; dim <= 3; ++dim) {
+        for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+            if (!method_fits(methods[m], dim) || methods[m] == meshweld_MethodAuto) continue;
+            double R = meshweld_bound(methods[m], meshweld_StoreLoose, dim, 1.0f);
+            double worst = 0;
+            seed(300 + m + dim);
+            for (int t = 0; t < 200000; ++t) {
+                float pair[6];
+                double len = R * (0.5 + 0.5 * uniform());
+                double u[3] = {gaussian(), gaussian(), dim == 3 ? gaussian() : 0.0};
+                double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                for (int a = 0; a < dim; ++a) pair[a] = (float)((uniform() - 0.5) * 40.0);
+                for (int a = 0; a < dim; ++a) pair[dim + a] = (float)(pair[a] + u[a] / ul * len);
+                unsigned int remap[2];
+                meshweld_Options o = {dim, 1.0f, methods[m], meshweld_StoreLoose};
+                meshweld_Info info;
+                if (meshweld_weld(remap, pair, 2, dim * sizeof(float), &o, &info) == 0 && info.unique_count == 1) {
+                    double d = dist(pair, pair + dim, dim);
+                    if (d > worst) worst = d;
+                }
+            }
+            CHECK(worst <= R, "%s dim %d: merged at %g > R %g", meshweld_methodName(methods[m]), dim, worst, R);
+            if (methods[m] != meshweld_MethodNaive && methods[m] != meshweld_MethodKdtree)
+                CHECK(worst > 0.8 * R, "%s dim %d: largest merge %g is far below R %g: bound not tight",
+                      meshweld_methodName(methods[m]), dim, worst, R);
+        }
+    }
+}
+
+static void free_hook_alone(void* user, void* p)
+{
+    (void)user;
+    free(p);
+}
+
+static void group_errors(void)
+{
+    float pts[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+    unsigned int remap[3] = {7, 7, 7};
+    meshweld_Info info;
+    meshweld_Options o = {3, 0.1f, 0, 0};
+#define EXPECT(call, code) \
+    CHECK((call) == (code), "%s should give %s", #call, meshweld_errorString(code))
+    o.dim = 4;
+    EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorDim);
+    o.dim = 1;
+    EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorDim);
+    o.dim = 3;
+    const float bad_r[] = {0.0f, -1.0f, NAN, INFINITY, -0.0f};
+    for (int i = 0; i < 5; ++i) {
+        o.radius = bad_r[i];
+        EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorRadius);
+    }
+    o.radius = 0.1f;
+    o.method = 9;
+    EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorMethod);
+    o.method = meshweld_MethodHex;
+    EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorMethodDim);
+    o.method = meshweld_MethodBcc, o.dim = 2;
+    EXPECT(meshweld_weld(remap, pts, 3, 8, &o, &info), meshweld_ErrorMethodDim);
+    o.method = 0, o.dim = 3, o.store = 2;
+    EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorStore);
+    o.store = 0;
+    EXPECT(meshweld_weld(remap, pts, 3, 8, &o, &info), meshweld_ErrorStride);
+    EXPECT(meshweld_weld(remap, pts, 3, 13, &o, &info), meshweld_ErrorStride);
+    EXPECT(meshweld_weld(remap, pts, (size_t)1 << 33, 12, &o, &info), meshweld_ErrorCount);
+    EXPECT(meshweld_weld(remap, pts, SIZE_MAX / 8, 16, &o, &info), meshweld_ErrorCount);
+    EXPECT(meshweld_weld(NULL, pts, 3, 12, &o, &info), meshweld_ErrorNull);
+    EXPECT(meshweld_weld(remap, pts, 3, 12, NULL, &info), meshweld_ErrorNull);
+    CHECK(remap[0] == 7 && remap[1] == 7 && remap[2] == 7, "errors wrote to remap");
+    EXPECT(meshweld_weld(NULL, NULL, 0, 12, &o, &info), meshweld_Ok);
+    CHECK(info.unique_count == 0, "empty input has outputs");
+
+    /* non-finite coordinates, in each axis, for every method */
+    const float bad[] = {NAN, INFINITY, -INFINITY};
+    for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+        if (!method_fits(methods[m], 3)) continue;
+        for (int b = 0; b < 3; ++b)
+            for (int axis = 0; axis < 3; ++axis) {
+                float q[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+                q[3 + axis] = bad[b];
+                o.method = methods[m];
+                info.error_point = 99;
+                EXPECT(meshweld_weld(remap, q, 3, 12, &o, &info), meshweld_ErrorNonFinite);
+                CHECK(info.error_point == 1 && info.error_axis == axis, "non-finite reported at %zu/%d", info.error_point, info.error_axis);
+            }
+    }
+    /* coordinates near FLT_MAX with r tiny: grid methods refuse, kdtree and auto weld */
+    float huge[6] = {FLT_MAX, -FLT_MAX, 0.0f, FLT_MAX, -FLT_MAX, 0.0f};
+    const int grids[] = {meshweld_MethodGridR, meshweld_MethodGrid2R, meshweld_MethodBcc};
+    for (int g = 0; g < 3; ++g) {
+        o.method = grids[g], o.radius = 1e-3f;
+        EXPECT(meshweld_weld(remap, huge, 2, 12, &o, &info), meshweld_ErrorRange);
+        CHECK(info.error_point == 0 && info.error_axis == 0, "range error at %zu", info.error_point);
+    }
+    o.method = meshweld_MethodAuto;
+    EXPECT(meshweld_weld(remap, huge, 2, 12, &o, &info), meshweld_Ok);
+    CHECK(info.method == meshweld_MethodKdtree && info.unique_count == 1, "auto on huge coordinates: %s, %zu",
+          meshweld_methodName(info.method), info.unique_count);
+    o.method = meshweld_MethodKdtree;
+    EXPECT(meshweld_weld(remap, huge, 2, 12, &o, &info), meshweld_Ok);
+    /* r near FLT_MIN */
+    float tiny[6] = {0.0f, 0.0f, 0.0f, 3e-38f, 0.0f, 0.0f};
+    o.radius = FLT_MIN, o.method = meshweld_MethodGrid2R;
+    EXPECT(meshweld_weld(remap, tiny, 2, 12, &o, &info), meshweld_Ok);
+    CHECK(info.unique_count == 2, "FLT_MIN radius merged points 3e-38 apart");
+    o.method = meshweld_MethodAuto;
+    EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_Ok);
+    CHECK(info.method == meshweld_MethodKdtree && info.unique_count == 3, "auto with FLT_MIN radius");
+    /* denormals */
+    float denorm[6] = {1e-45f, 0.0f, -1e-45f, 0.0f, -0.0f, 0.0f};
+    o.radius = 1e-40f, o.method = meshweld_MethodGridR;
+    EXPECT(meshweld_weld(remap, denorm, 2, 12, &o, &info), meshweld_Ok);
+    CHECK(info.unique_count == 1, "denormals 2e-45 apart with r 1e-40 did not merge");
+
+    /* welder: an error leaves it untouched, and it stays usable */
+    o.radius = 0.5f, o.method = meshweld_MethodGrid2R;
+    int e = 1;
+    meshweld_Welder* w = meshweld_welderCreate(&o, &e);
+    CHECK(w && e == 0, "welderCreate");
+    unsigned int r3[3];
+    float far[9] = {0, 0, 0, 10, 10, 10, 20, 20, 20};
+    EXPECT(meshweld_welderAdd(w, r3, far, 3, 12, &info), meshweld_Ok);
+    float q[9] = {5, 5, 5, NAN, 0, 0, 30, 30, 30};
+    EXPECT(meshweld_welderAdd(w, r3, q, 3, 12, &info), meshweld_ErrorNonFinite);
+    CHECK(meshweld_welderCount(w) == 3, "failed batch changed the welder");
+    q[3] = 0;
+    EXPECT(meshweld_welderAdd(w, r3, q, 3, 12, &info), meshweld_Ok);
+    CHECK(r3[0] == 3 && r3[1] == 0 && r3[2] == 4 && meshweld_welderCount(w) == 5, "welder after error: %u %u %u", r3[0], r3[1], r3[2]);
+    meshweld_welderDestroy(w);
+    meshweld_welderDestroy(NULL);
+    o.dim = 5;
+    CHECK(meshweld_welderCreate(&o, &e) == NULL && e == meshweld_ErrorDim, "welderCreate with dim 5");
+
+    /* names and strings */
+    for (int m = 0; m <= 6; ++m)
+        CHECK(meshweld_methodFromName(meshweld_methodName(m)) == m, "name round trip %d", m);
+    CHECK(meshweld_methodFromName("hexagon") == meshweld_ErrorMethod && meshweld_methodName(7) == NULL, "unknown names");
+    for (int c = 0; c >= -14; --c)
+        CHECK(strcmp(meshweld_errorString(c), "unknown error") != 0, "no string for error %d", c);
+    CHECK(meshweld_bound(meshweld_MethodHex, 0, 3, 1.0f) < 0 && meshweld_bound(1, 0, 3, -1.0f) < 0, "bound of invalid");
+    unsigned int bad_remap[3] = {0, 5, 1};
+    float dest[9];
+    EXPECT(meshweld_gather(dest, 2, bad_remap, pts, 3, 12, 3, 0), meshweld_ErrorIndex);
+    EXPECT(meshweld_setAllocator(NULL, free_hook_alone, NULL), meshweld_ErrorAllocator);
+#undef EXPECT
+}
+
+/* ---- the replaceable allocator: every byte freed, failures are errors ---- */
+typedef struct Budget {
+    long outstanding, calls, fail_at; /* fail_at < 0: never fail */
+} Budget;
+
+static void* budget_alloc(void* user, size_t size)
+{
+    Budget* b = (Budget*)user;
+    if (b->fail_at >= 0 && b->calls++ >= b->fail_at)
+        return NULL;
+    void* p = malloc(size);
+    if (p) b->outstanding++;
+    return p;
+}
+
+static void budget_free(void* user, void* p)
+{
+    Budget* b = (Budget*)user;
+    b->outstanding--;
+    free(p);
+}
+
+static void group_allocator(void)
+{
+    Budget b = {0, 0, -1};
+    CHECK(meshweld_setAllocator(budget_alloc, budget_free, &b) == 0, "setAllocator");
+    seed(5);
+    size_t n = 3000;
+    float* p = make_uniform(n, 3, 10.0);
+    for (size_t i = 0; i < n / 3; ++i) memcpy(p + (n - 1 - i) * 3, p + i * 3, 12); /* duplicates */
+    unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+    unsigned int* expect = (unsigned int*)malloc(n * sizeof(unsigned int));
+    for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+        if (!method_fits(methods[m], 3)) continue;
+        for (int store = 0; store <= 1; ++store) {
+            meshweld_Options o = {3, 0.3f, methods[m], store};
+            meshweld_Info info;
+            b.fail_at = -1;
+            CHECK(meshweld_weld(expect, p, n, 12, &o, &info) == 0 && b.outstanding == 0, "weld leaks %ld", b.outstanding);
+            size_t expect_unique = info.unique_count;
+            /* fail each allocation in turn: an error, no leak */
+            for (long k = 0; k < 12; ++k) {
+                b.calls = 0, b.fail_at = k;
+                int e = meshweld_weld(remap, p, n, 12, &o, &info);
+                CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "allocation failure gave %d", e);
+                if (e == 0) CHECK(memcmp(remap, expect, n * sizeof(unsigned)) == 0, "result changed under allocation failures");
+                CHECK(b.outstanding == 0, "%s/%d: %ld blocks leaked when allocation %ld failed", meshweld_methodName(methods[m]), store, b.outstanding, k);
+            }
+            /* a welder whose second batch fails is left as it was, and then succeeds */
+            b.fail_at = -1;
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            CHECK(w && meshweld_welderAdd(w, remap, p, n / 2, 12, NULL) == 0, "first batch");
+            size_t before = meshweld_welderCount(w);
+            for (long k = 0; k < 6; ++k) {
+                b.calls = 0, b.fail_at = k;
+                int e = meshweld_welderAdd(w, remap + n / 2, p + n / 2 * 3, n - n / 2, 12, NULL);
+                if (e == 0) break;
+                CHECK(e == meshweld_ErrorMemory && meshweld_welderCount(w) == before, "failed batch changed the welder");
+            }
+            b.fail_at = -1;
+            /* whatever happened above, re-adding from a fresh welder must match the one-shot */
+            meshweld_welderDestroy(w);
+            w = meshweld_welderCreate(&o, NULL);
+            meshweld_welderAdd(w, remap, p, n / 2, 12, NULL);
+            b.calls = 0, b.fail_at = 0;
+            CHECK(meshweld_welderAdd(w, remap + n / 2, p + n / 2 * 3, n - n / 2, 12, NULL) == meshweld_ErrorMemory ||
+                      n - n / 2 == 0,
+                  "allocation failure not reported");
+            CHECK(meshweld_welderCount(w) == before, "welder changed by a failed batch");
+            b.fail_at = -1;
+            CHECK(meshweld_welderAdd(w, remap + n / 2, p + n / 2 * 3, n - n / 2, 12, NULL) == 0 &&
+                      memcmp(remap, expect, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == expect_unique,
+                  "%s/%d: welder after a failed batch differs from the one-shot weld", meshweld_methodName(methods[m]), store);
+            meshweld_welderDestroy(w);
+            CHECK(b.outstanding == 0, "welder leaks %ld blocks", b.outstanding);
+        }
+    }
+    meshweld_setAllocator(NULL, NULL, NULL);
+    free(p);
+    free(remap);
+    free(expect);
+}
+
+typedef struct Group {
+    const char* name;
+    void (*run)(void);
+} Group;
+
+static const Group groups[] = {
+    {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
+    {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
+};
+
+int main(int argc, char** argv)
+{
+    int ran = 0;
+    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); ++g) {
+        if (argc > 1 && strcmp(argv[1], groups[g].name) != 0) continue;
+        int before = failures, checks_before = checks;
+        groups[g].run();
+        printf("%-12s %d checks, %d failed\n", groups[g].name, checks - checks_before, failures - before);
+        ran++;
+    }
+    if (!ran) {
+        fprintf(stderr, "unknown group %s\n", argv[1]);
+        return 2;
+    }
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
