@@ -1,0 +1,70 @@
+// Types of the meshweld package.
+
+export type Method = 'auto' | 'naive' | 'grid-r' | 'grid-2r' | 'hex' | 'bcc' | 'kdtree';
+export type Store = 'loose' | 'precise';
+/** What can be welded: plain arrays and Float64Array are converted to float32. */
+export type Points = Float32Array | Float64Array | ArrayLike<number> | PointBuffer;
+
+export interface WeldOptions {
+  /** 2 or 3 (default 3). */
+  dim?: 2 | 3;
+  /** Points within this distance are merged; finite, > 0. */
+  radius: number;
+  /** Default 'auto'. 'hex' is 2D only, 'bcc' 3D only. */
+  method?: Method;
+  /** Default 'loose'. */
+  store?: Store;
+  /** Floats from one point to the next (default dim), for interleaved buffers. */
+  stride?: number;
+}
+
+export interface OneShotOptions extends WeldOptions {
+  /** Kept position of each output: the first input of its cluster (default) or the centroid. */
+  position?: 'first' | 'centroid';
+}
+
+export interface WeldResult {
+  /** Output index of each input point, numbered by first appearance. */
+  remap: Uint32Array;
+  /** Number of output points. */
+  count: number;
+  /** Kept positions, count * dim floats. */
+  positions: Float32Array;
+  /** The method that ran ('auto' resolved). */
+  method: Exclude<Method, 'auto'>;
+}
+
+/** Resolves once the WebAssembly module is ready; every other call is synchronous after it. */
+export const ready: Promise<void>;
+export const methods: readonly Method[];
+export const stores: readonly Store[];
+
+export function weld(points: Points, options: OneShotOptions): WeldResult;
+
+export class Welder {
+  constructor(options: WeldOptions);
+  /** Welds a batch against all earlier ones; returns its remap. */
+  add(points: Points, options?: { stride?: number }): Uint32Array;
+  readonly count: number;
+  readonly method: Exclude<Method, 'auto'>;
+  readonly dim: 2 | 3;
+  positions(): Float32Array;
+  dispose(): void;
+}
+
+/** A Float32Array in the module's memory: weld it without a copy. */
+export class PointBuffer {
+  constructor(length: number);
+  readonly length: number;
+  /** A fresh view on every read (valid across memory growth). */
+  readonly array: Float32Array;
+  free(): void;
+}
+
+export function countClosePairs(
+  points: Points,
+  options: { dim?: 2 | 3; radius: number; stride?: number; limit?: number },
+): number;
+export function bound(options: { method?: Method; store?: Store; dim?: 2 | 3; radius: number }): number;
+export function lookups(method: Method, dim?: 2 | 3): number;
+export function memoryBytes(): number;

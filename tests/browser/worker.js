@@ -1,0 +1,3 @@
+import { run } from './weld-checks.js';
+
+run().then((results) => postMessage(results));

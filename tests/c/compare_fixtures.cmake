@@ -1,0 +1,11 @@
+# Runs the fixture tool and fails unless its output equals tests/fixtures/expected.json.
+execute_process(COMMAND ${TOOL} ${DIR} OUTPUT_VARIABLE actual RESULT_VARIABLE code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "meshweld_fixtures failed with ${code}")
+endif()
+file(READ ${DIR}/expected.json expected)
+if(NOT actual STREQUAL expected)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/fixtures-actual.json "${actual}")
+  message(FATAL_ERROR "native results differ from tests/fixtures/expected.json (see fixtures-actual.json)")
+endif()
+message(STATUS "native results equal tests/fixtures/expected.json")

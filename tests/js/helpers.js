@@ -1,0 +1,80 @@
+// Shared by the JS tests: fixtures, a brute-force checker of the guarantees, a seeded PRNG.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtureDir = join(root, 'tests', 'fixtures');
+
+export function fixtures() {
+  return readFileSync(join(fixtureDir, 'manifest.txt'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [file, dim, radius] = line.split(' ');
+      const bytes = readFileSync(join(fixtureDir, file));
+      const points = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      return { file, dim: Number(dim), radius: Number(radius), points };
+    });
+}
+
+export const expected = () => JSON.parse(readFileSync(join(fixtureDir, 'expected.json'), 'utf8'));
+
+export function fnv1a(remap) {
+  let h = 2166136261;
+  for (const v of remap)
+    for (let b = 0; b < 4; b++) {
+      h ^= (v >>> (8 * b)) & 0xff;
+      h = Math.imul(h, 16777619) >>> 0;
+    }
+  return h >>> 0;
+}
+
+export function mulberry32(seed) {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function distance(a, i, b, j, dim) {
+  let d = 0;
+  for (let k = 0; k < dim; k++) {
+    const e = a[i * dim + k] - b[j * dim + k];
+    d += e * e;
+  }
+  return Math.sqrt(d);
+}
+
+/** Checks guarantees 1-4 by brute force; returns a list of violations (empty when all hold). */
+export function violations(points, dim, radius, result, R) {
+  const problems = [];
+  const n = points.length / dim;
+  const r = Math.fround(radius);
+  const { remap, count, positions } = result;
+  let next = 0;
+  for (let i = 0; i < n; i++) {
+    if (remap[i] > next) problems.push(`remap[${i}] = ${remap[i]} skips ahead of ${next}`);
+    if (remap[i] === next) {
+      next++;
+      for (let k = 0; k < dim; k++)
+        if (positions[remap[i] * dim + k] !== points[i * dim + k]) problems.push(`output ${remap[i]} is not input ${i}`);
+    }
+  }
+  if (next !== count) problems.push(`count ${count} but ${next} outputs used`);
+  for (let a = 0; a < count; a++)
+    for (let b = a + 1; b < count; b++)
+      if (distance(positions, a, positions, b, dim) <= r) problems.push(`outputs ${a} and ${b} within r`);
+  for (let i = 0; i < n; i++)
+    if (distance(points, i, positions, remap[i], dim) > R) problems.push(`point ${i} moved farther than R`);
+  const seen = new Map();
+  for (let i = 0; i < n; i++) {
+    const key = Array.from(points.subarray(i * dim, i * dim + dim), (v) => v + 0).join(',');
+    if (seen.has(key) && seen.get(key) !== remap[i]) problems.push(`identical point ${i} split`);
+    seen.set(key, remap[i]);
+  }
+  return problems.slice(0, 5);
+}

@@ -1,0 +1,47 @@
+// npm pack, install the tarball into an empty folder, import it and weld; type-check a usage file
+// against the installed package with tsc --strict.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { root } from './helpers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'meshweld-pack-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+const quiet = { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' };
+
+test('the packed tarball installs into an empty folder and welds', () => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, root], quiet));
+  const files = packed[0].files.map((f) => f.path).sort();
+  assert.ok(files.includes('js/index.js') && files.includes('js/wasm-inline.js') && files.includes('js/index.d.ts'));
+  assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('demo/') || f.startsWith('bench/')), files.join(' '));
+  const app = join(work, 'app');
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(work, tarball)], { ...quiet, cwd: app });
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { ready, weld } from 'meshweld';
+       await ready;
+       const r = weld(new Float32Array([0, 0, 0, 0, 0, 1e-4, 1, 1, 1]), { radius: 1e-3 });
+       console.log(JSON.stringify({ remap: [...r.remap], count: r.count, method: r.method }));`,
+    ],
+    { ...quiet, cwd: app },
+  );
+  assert.deepEqual(JSON.parse(out), { remap: [0, 0, 1], count: 2, method: 'grid-2r' });
+
+  // the types, from the installed package, under tsc --strict
+  cpSync(join(root, 'tests', 'types', 'usage.ts'), join(app, 'usage.ts'));
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'false', 'usage.ts'], { ...quiet, cwd: app });
+  } catch (e) {
+    assert.fail(`tsc --strict failed:\n${e.stdout}${e.stderr}`);
+  }
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ready, weld, Welder, PointBuffer, countClosePairs, bound, lookups, methods } from '../../js/index.js';
+import { expected, fixtures, fnv1a, mulberry32, violations } from './helpers.js';
+
+await ready;
+
+test('the WebAssembly build gives the native results on every fixture, method and store', () => {
+  const table = expected();
+  let compared = 0;
+  for (const f of fixtures()) {
+    for (const row of table.filter((e) => e.fixture === f.file)) {
+      const r = weld(f.points, { dim: f.dim, radius: f.radius, method: row.method, store: row.store });
+      assert.equal(r.count, row.count, `${f.file} ${row.method}/${row.store}`);
+      assert.equal(fnv1a(r.remap), row.hash, `${f.file} ${row.method}/${row.store} remap`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 70, `compared ${compared}`);
+});
+
+test('every method keeps the guarantees on the fixtures', () => {
+  for (const f of fixtures()) {
+    for (const method of methods) {
+      if ((method === 'hex' && f.dim !== 2) || (method === 'bcc' && f.dim !== 3)) continue;
+      for (const store of ['loose', 'precise']) {
+        const r = weld(f.points, { dim: f.dim, radius: f.radius, method, store });
+        const R = bound({ method: r.method, store, dim: f.dim, radius: f.radius });
+        assert.deepEqual(violations(f.points, f.dim, f.radius, r, R), [], `${f.file} ${method}/${store}`);
+        assert.equal(countClosePairs(r.positions, { dim: f.dim, radius: f.radius }), 0);
+      }
+    }
+  }
+});
+
+test('weld returns remap, count, positions and the method that ran', () => {
+  const points = new Float32Array([0, 0, 0, 0.0005, 0, 0, 1, 1, 1, 1, 1, 1.0002]);
+  const r = weld(points, { dim: 3, radius: 0.001 });
+  assert.deepEqual([...r.remap], [0, 0, 1, 1]);
+  assert.equal(r.count, 2);
+  assert.deepEqual([...r.positions], [0, 0, 0, 1, 1, 1]);
+  assert.ok(r.remap instanceof Uint32Array && r.positions instanceof Float32Array);
+  assert.notEqual(r.method, 'auto');
+  const c = weld(points, { dim: 3, radius: 0.001, position: 'centroid' });
+  assert.ok(Math.abs(c.positions[0] - 0.00025) < 1e-9 && Math.abs(c.positions[5] - 1.0001) < 1e-6);
+});
+
+test('interleaved buffers with a stride, 2D and 3D', () => {
+  // x, y, z, u, v per vertex: only x, y, z are welded
+  const data = new Float32Array([0, 0, 0, 9, 9, 5, 5, 5, 0, 0, 0, 0, 1e-6, 7, 7]);
+  const r = weld(data, { dim: 3, radius: 1e-4, stride: 5 });
+  assert.deepEqual([...r.remap], [0, 1, 0]);
+  assert.deepEqual([...r.positions], [0, 0, 0, 5, 5, 5]);
+  const flat = weld(new Float32Array([0, 0, 10, 10, 0, 1e-3]), { dim: 2, radius: 0.01, method: 'hex' });
+  assert.deepEqual([...flat.remap], [0, 1, 0]);
+  assert.equal(flat.method, 'hex');
+});
+
+test('plain arrays and Float64Array are converted to float32', () => {
+  const values = [0, 0, 0, 0.1, 0, 0, 5, 5, 5];
+  const a = weld(values, { radius: 0.2, method: 'kdtree' });
+  const b = weld(new Float64Array(values), { radius: 0.2, method: 'kdtree' });
+  const c = weld(new Float32Array(values), { radius: 0.2, method: 'kdtree' });
+  assert.deepEqual([...a.remap], [0, 0, 1]);
+  assert.deepEqual(a, b);
+  assert.deepEqual(a, c);
+});
+
+test('-0 and +0 are the same position', () => {
+  const r = weld(new Float32Array([0, -0, 0, 0, 0, -0]), { radius: 1e-30, method: 'grid-r' });
+  assert.equal(r.count, 1);
+});
+
+test('the incremental Welder equals the one-shot weld, for every method', () => {
+  const random = mulberry32(5);
+  const points = new Float32Array(3 * 3000).map(() => random());
+  for (const method of methods.filter((m) => m !== 'hex')) {
+    for (const store of ['loose', 'precise']) {
+      const whole = weld(points, { radius: 0.03, method, store });
+      const w = new Welder({ dim: 3, radius: 0.03, method, store });
+      const parts = [w.add(points.subarray(0, 300)), w.add(points.subarray(300, 4500)), w.add(points.subarray(4500))];
+      const joined = new Uint32Array(3000);
+      joined.set(parts[0], 0);
+      joined.set(parts[1], 100);
+      joined.set(parts[2], 1500);
+      assert.deepEqual(joined, whole.remap, `${method}/${store}`);
+      assert.equal(w.count, whole.count);
+      assert.deepEqual(w.positions(), whole.positions);
+      assert.equal(w.method, whole.method);
+      w.dispose();
+    }
+  }
+});
+
+test('a disposed Welder throws a clear error, and dispose twice is harmless', () => {
+  const w = new Welder({ dim: 2, radius: 1 });
+  w.add([0, 0, 0.5, 0]);
+  w.dispose();
+  w.dispose();
+  assert.throws(() => w.add([0, 0]), /Welder was disposed/);
+  assert.throws(() => w.count, /Welder was disposed/);
+  assert.throws(() => w.positions(), /Welder was disposed/);
+});
+
+test('PointBuffer welds in place and its array survives memory growth', () => {
+  const buffer = new PointBuffer(9);
+  buffer.array.set([0, 0, 0, 1, 1, 1, 0, 0, 1e-7]);
+  const grow = new PointBuffer(4 * 1024 * 1024); // forces the memory to grow
+  assert.deepEqual([...buffer.array], [0, 0, 0, 1, 1, 1, 0, 0, Math.fround(1e-7)]);
+  assert.deepEqual([...weld(buffer, { radius: 1e-3 }).remap], [0, 1, 0]);
+  const w = new Welder({ radius: 1e-3 });
+  assert.deepEqual([...w.add(buffer)], [0, 1, 0]);
+  w.dispose();
+  grow.free();
+  buffer.free();
+  buffer.free();
+  assert.throws(() => buffer.array, /PointBuffer was freed/);
+});
+
+test('bound and lookups describe each method', () => {
+  assert.equal(bound({ method: 'kdtree', radius: 1 }), 1);
+  assert.equal(bound({ method: 'grid-2r', store: 'precise', radius: 1 }), 1);
+  assert.ok(Math.abs(bound({ method: 'grid-2r', radius: 1 }) - 3 * Math.sqrt(3)) < 1e-3);
+  assert.ok(Math.abs(bound({ method: 'hex', dim: 2, radius: 1 }) - 2 * Math.sqrt(7)) < 1e-3);
+  assert.equal(lookups('grid-2r', 3), 8);
+  assert.equal(lookups('grid-r', 2), 9);
+  assert.equal(lookups('hex', 2), 3);
+  assert.equal(lookups('bcc', 3), 4);
+});
+
+test('auto falls back to kdtree when coordinates would overflow grid cells', () => {
+  const r = weld(new Float32Array([3e38, 0, 0, 3e38, 0, 0, -3e38, 0, 0]), { radius: 1e-3 });
+  assert.equal(r.method, 'kdtree');
+  assert.deepEqual([...r.remap], [0, 0, 1]);
+});
