@@ -145,6 +145,30 @@ MESHWELD_API void meshweld_welderPositions(const meshweld_Welder* welder, float*
 /* Frees the welder and all it holds. NULL is ignored. */
 MESHWELD_API void meshweld_welderDestroy(meshweld_Welder* welder);
 
+/* Flags of meshweld_remapTriangles. */
+typedef enum meshweld_TriangleFlags {
+    meshweld_KeepDegenerate = 1 << 0,   /* keep triangles with two or three corners welded together */
+    meshweld_RemoveDuplicates = 1 << 1  /* drop a triangle equal to an earlier one (same corners, same winding) */
+} meshweld_TriangleFlags;
+
+/**
+ * Rewrites a triangle index buffer through a weld's remap: destination[k] = remap[indices[k]],
+ * dropping degenerate triangles (unless meshweld_KeepDegenerate) and, with
+ * meshweld_RemoveDuplicates, repeated ones (a rotation of an earlier triangle counts as the same).
+ * indices NULL means the unindexed soup 0, 1, .., index_count - 1. The number of indices written
+ * goes to *written; the numbers of triangles dropped to *degenerate and *duplicates (each may be
+ * NULL). An index >= vertex_count gives meshweld_ErrorIndex with its position in info->error_point;
+ * an index_count that is not a multiple of 3 gives meshweld_ErrorIndexCount. Nothing is written
+ * on error.
+ *
+ * destination must contain enough space for index_count elements; it may be indices itself.
+ * remap holds vertex_count elements.
+ */
+MESHWELD_API int meshweld_remapTriangles(unsigned int* destination, size_t* written, size_t* degenerate,
+                                         size_t* duplicates, const unsigned int* indices, size_t index_count,
+                                         const unsigned int* remap, size_t vertex_count, int flags,
+                                         meshweld_Info* info);
+
 /**
  * Counts the pairs of points within radius of each other (distance computed in double <= radius),
  * with a kd-tree: the exact validator of guarantee 1. The count goes to *pairs and stops at limit

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
 exports=(malloc free meshweld_weld meshweld_gather meshweld_welderCreate meshweld_welderAdd
   meshweld_welderCount meshweld_welderMethod meshweld_welderPositions meshweld_welderDestroy
-  meshweld_countClosePairs meshweld_bound meshweld_lookups meshweld_errorString)
+  meshweld_countClosePairs meshweld_bound meshweld_lookups meshweld_errorString
+  meshweld_remapTriangles)
 list=$(printf '_%s,' "${exports[@]}")
 out=${1:-js}
 mkdir -p "$out"

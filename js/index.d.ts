@@ -68,3 +68,37 @@ export function countClosePairs(
 export function bound(options: { method?: Method; store?: Store; dim?: 2 | 3; radius: number }): number;
 export function lookups(method: Method, dim?: 2 | 3): number;
 export function memoryBytes(): number;
+
+export interface MeshAttribute<T extends ArrayBufferView = ArrayBufferView> {
+  array: T;
+  itemSize: number;
+}
+
+export interface WeldMeshOptions extends WeldOptions {
+  /** Drop triangles with two or three corners welded together (default true). */
+  removeDegenerate?: boolean;
+  /** Drop triangles equal to an earlier one, same winding (default false). */
+  removeDuplicates?: boolean;
+  /** Per-vertex attributes to compact to the kept vertices (the first of each cluster). */
+  attributes?: Record<string, MeshAttribute>;
+}
+
+export interface WeldMeshResult {
+  positions: Float32Array;
+  /** Uint16Array when the input indices were Uint16 and the result fits, else Uint32Array. */
+  indices: Uint32Array | Uint16Array;
+  remap: Uint32Array;
+  vertexCount: number;
+  triangleCount: number;
+  degenerateRemoved: number;
+  duplicatesRemoved: number;
+  attributes: Record<string, MeshAttribute>;
+  method: Exclude<Method, 'auto'>;
+}
+
+/** Welds a mesh; indices null means an unindexed triangle soup (as an STL). */
+export function weldMesh(
+  positions: Points,
+  indices: Uint32Array | Uint16Array | ArrayLike<number> | null,
+  options: WeldMeshOptions,
+): WeldMeshResult;

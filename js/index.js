@@ -402,3 +402,96 @@ export function lookups(method, dim = 3) {
 export function memoryBytes() {
   return core().memory.buffer.byteLength;
 }
+
+/**
+ * Welds a mesh: the positions (indexed or an unindexed soup when indices is null), then the index
+ * buffer follows, degenerate triangles are removed (unless removeDegenerate is false), repeated
+ * triangles too with removeDuplicates, and every attribute given is compacted to the kept vertices.
+ * @returns {{ positions, indices, remap, vertexCount, triangleCount, degenerateRemoved,
+ *   duplicatesRemoved, attributes, method }}
+ */
+export function weldMesh(positions, indices, options) {
+  core();
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`meshweld: weldMesh options must be an object, got ${describe(options)}`);
+  }
+  const { removeDegenerate = true, removeDuplicates = false, attributes = {}, ...weldOptions } = options;
+  const dim = weldOptions.dim ?? 3;
+  const stride = weldOptions.stride ?? dim;
+  const vertexCount = positions?.length / stride;
+  let source = null;
+  if (indices !== null && indices !== undefined) {
+    if (!(indices instanceof Uint32Array || indices instanceof Uint16Array || Array.isArray(indices))) {
+      throw new TypeError(`meshweld: weldMesh indices must be a Uint32Array, Uint16Array, Array or null, got ${describe(indices)}`);
+    }
+    if (indices.length % 3 !== 0) {
+      throw new RangeError(`meshweld: weldMesh index count ${indices.length} is not a multiple of 3`);
+    }
+    if (Array.isArray(indices)) {
+      const bad = indices.findIndex((v) => !Number.isInteger(v) || v < 0 || v >= 2 ** 32);
+      if (bad >= 0) throw new TypeError(`meshweld: weldMesh indices[${bad}] is not a vertex index: ${describe(indices[bad])}`);
+    }
+    source = indices;
+  } else if (Number.isInteger(vertexCount) && vertexCount % 3 !== 0) {
+    throw new RangeError(`meshweld: weldMesh unindexed vertex count ${vertexCount} is not a multiple of 3`);
+  }
+  for (const [name, attribute] of Object.entries(attributes)) {
+    if (!attribute || !ArrayBuffer.isView(attribute.array) || !Number.isInteger(attribute.itemSize) || attribute.itemSize < 1) {
+      throw new TypeError(`meshweld: weldMesh attribute '${name}' must be { array: TypedArray, itemSize: integer >= 1 }`);
+    }
+    if (attribute.array.length !== vertexCount * attribute.itemSize) {
+      throw new RangeError(
+        `meshweld: weldMesh attribute '${name}' has ${attribute.array.length} values, expected ${vertexCount} x ${attribute.itemSize}`,
+      );
+    }
+  }
+  const welded = weld(positions, weldOptions);
+  const indexCount = source ? source.length : vertexCount;
+  let buffer = 0;
+  const info = allocate(32); // info (16 bytes), then written, degenerate, duplicates
+  try {
+    buffer = allocate(indexCount * 4);
+    const remap = allocate(vertexCount * 4);
+    try {
+      u32().set(welded.remap, remap >>> 2);
+      if (source) u32().set(source, buffer >>> 2);
+      const flags = (removeDegenerate ? 0 : 1) | (removeDuplicates ? 2 : 0);
+      const code = wasm.meshweld_remapTriangles(buffer, info + 16, info + 20, info + 24, source ? buffer : 0,
+        indexCount, remap, vertexCount, flags, info);
+      if (code === -13) {
+        const at = u32()[(info >>> 2) + 2];
+        throw new RangeError(`meshweld: weldMesh indices[${at}] = ${source[at]} is out of range (${vertexCount} vertices)`);
+      }
+      if (code !== 0) throw new Error(`meshweld: weldMesh: ${ERROR_TEXT[code] ?? `error ${code}`}`);
+    } finally {
+      wasm.free(remap);
+    }
+    const heap = u32();
+    const written = heap[(info + 16) >>> 2];
+    const wide = new Uint32Array(wasm.memory.buffer, buffer, written);
+    const out = indices instanceof Uint16Array && welded.count <= 65536 ? Uint16Array.from(wide) : wide.slice();
+    // each attribute takes the value of the kept vertex, the first of its cluster
+    const first = new Int32Array(welded.count).fill(-1);
+    for (let i = welded.remap.length - 1; i >= 0; i--) first[welded.remap[i]] = i;
+    const compacted = {};
+    for (const [name, { array, itemSize }] of Object.entries(attributes)) {
+      const kept = new array.constructor(welded.count * itemSize);
+      for (let k = 0; k < welded.count; k++) kept.set(array.subarray(first[k] * itemSize, (first[k] + 1) * itemSize), k * itemSize);
+      compacted[name] = { array: kept, itemSize };
+    }
+    return {
+      positions: welded.positions,
+      indices: out,
+      remap: welded.remap,
+      vertexCount: welded.count,
+      triangleCount: written / 3,
+      degenerateRemoved: heap[(info + 20) >>> 2],
+      duplicatesRemoved: heap[(info + 24) >>> 2],
+      attributes: compacted,
+      method: welded.method,
+    };
+  } finally {
+    if (buffer) wasm.free(buffer);
+    wasm.free(info);
+  }
+}

@@ -546,6 +546,48 @@ static void group_errors(void)
 #undef EXPECT
 }
 
+
+static void group_mesh(void)
+{
+    /* a quad as a soup of two triangles, plus a sliver whose corners weld together */
+    float soup[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, /**/ 0, 0, 0, 1, 1, 0, 0, 1, 0, /**/ 5, 5, 5, 5, 5, 5.00001f, 6, 6, 6};
+    unsigned int remap[9], out[12];
+    meshweld_Options o = {3, 1e-3f, meshweld_MethodAuto, meshweld_StoreLoose};
+    meshweld_Info info;
+    CHECK(meshweld_weld(remap, soup, 9, 12, &o, &info) == 0 && info.unique_count == 6, "soup weld: %zu", info.unique_count);
+    size_t written = 0, degenerate = 0, duplicates = 0;
+    CHECK(meshweld_remapTriangles(out, &written, &degenerate, &duplicates, NULL, 9, remap, 9, 0, &info) == 0, "remap soup");
+    unsigned int expect[] = {0, 1, 2, 0, 2, 3};
+    CHECK(written == 6 && degenerate == 1 && memcmp(out, expect, sizeof(expect)) == 0, "soup indices: %zu written, %zu degenerate", written, degenerate);
+    CHECK(meshweld_remapTriangles(out, &written, &degenerate, NULL, NULL, 9, remap, 9, meshweld_KeepDegenerate, NULL) == 0 &&
+              written == 9 && degenerate == 0 && out[6] == 4 && out[7] == 4 && out[8] == 5,
+          "keep degenerate: %zu", written);
+
+    /* duplicates: the same triangle, a rotation of it, and the reversed winding (kept) */
+    unsigned int idx[] = {0, 1, 2, 1, 2, 0, 2, 1, 0, 0, 1, 2};
+    unsigned int identity[3] = {0, 1, 2};
+    CHECK(meshweld_remapTriangles(out, &written, NULL, &duplicates, idx, 12, identity, 3, meshweld_RemoveDuplicates, NULL) == 0 &&
+              written == 6 && duplicates == 2 && out[3] == 2 && out[4] == 1 && out[5] == 0,
+          "duplicates: %zu written, %zu removed", written, duplicates);
+    /* in place */
+    unsigned int inplace[] = {0, 1, 2, 0, 0, 1, 2, 1, 0};
+    CHECK(meshweld_remapTriangles(inplace, &written, &degenerate, NULL, inplace, 9, identity, 3, 0, NULL) == 0 &&
+              written == 6 && inplace[3] == 2 && inplace[4] == 1 && inplace[5] == 0,
+          "in place");
+
+    /* bad index buffers: nothing written */
+    unsigned int bad[] = {0, 1, 7};
+    out[0] = 99;
+    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, bad, 3, identity, 3, 0, &info) == meshweld_ErrorIndex &&
+              info.error_point == 2 && out[0] == 99 && written == 0,
+          "out-of-range index");
+    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, idx, 4, identity, 3, 0, &info) == meshweld_ErrorIndexCount,
+          "index count not a multiple of 3");
+    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 6, identity, 3, 0, &info) == meshweld_ErrorIndexCount,
+          "soup longer than the vertices");
+    CHECK(meshweld_remapTriangles(NULL, &written, NULL, NULL, NULL, 0, NULL, 0, 0, NULL) == 0 && written == 0, "empty");
+}
+
 /* ---- the replaceable allocator: every byte freed, failures are errors ---- */
 typedef struct Budget {
     long outstanding, calls, fail_at; /* fail_at < 0: never fail */
@@ -637,6 +679,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
+    {"mesh", group_mesh},
 };
 
 int main(int argc, char** argv)

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ready, weldMesh } from '../../js/index.js';
+import { fixtures } from './helpers.js';
+
+await ready;
+
+// a quad as a soup of two triangles, plus a sliver whose two corners weld together
+const soup = new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 5, 5, 5, 5, 5, 5.00001, 6, 6, 6]);
+
+test('a triangle soup becomes an indexed mesh, degenerate triangles removed', () => {
+  const uv = new Float32Array(18).map((_, i) => i);
+  const r = weldMesh(soup, null, { radius: 1e-3, attributes: { uv: { array: uv, itemSize: 2 } } });
+  assert.equal(r.vertexCount, 6);
+  assert.equal(r.triangleCount, 2);
+  assert.equal(r.degenerateRemoved, 1);
+  assert.deepEqual([...r.indices], [0, 1, 2, 0, 2, 3]);
+  assert.ok(r.indices instanceof Uint32Array);
+  // each attribute takes the kept vertex's value: vertex 3 of the soup is a duplicate of vertex 0
+  assert.deepEqual([...r.attributes.uv.array], [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 16, 17]);
+  const kept = weldMesh(soup, null, { radius: 1e-3, removeDegenerate: false });
+  assert.equal(kept.triangleCount, 3);
+  assert.equal(kept.degenerateRemoved, 0);
+});
+
+test('index types follow the input, duplicates can be removed', () => {
+  const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1e-6]);
+  const indices = new Uint16Array([0, 1, 2, 3, 1, 2, 1, 2, 0]);
+  const r = weldMesh(positions, indices, { radius: 1e-4, removeDuplicates: true });
+  assert.ok(r.indices instanceof Uint16Array);
+  assert.deepEqual([...r.indices], [0, 1, 2]);
+  assert.equal(r.duplicatesRemoved, 2);
+  assert.ok(weldMesh(positions, Uint32Array.from(indices), { radius: 1e-4 }).indices instanceof Uint32Array);
+});
+
+test('bad index buffers are refused with the bad value named', () => {
+  const positions = new Float32Array(9);
+  assert.throws(() => weldMesh(positions, new Uint32Array([0, 1, 3]), { radius: 1 }), /indices\[2\] = 3 is out of range \(3 vertices\)/);
+  assert.throws(() => weldMesh(positions, [0, 1], { radius: 1 }), /index count 2 is not a multiple of 3/);
+  assert.throws(() => weldMesh(positions, [0, 1, -1], { radius: 1 }), /indices\[2\] is not a vertex index: number -1/);
+  assert.throws(() => weldMesh(new Float32Array(6), null, { radius: 1 }), /unindexed vertex count 2/);
+  assert.throws(() => weldMesh(positions, null, { radius: 1, attributes: { n: { array: new Float32Array(2), itemSize: 3 } } }), /attribute 'n' has 2 values, expected 3 x 3/);
+  assert.throws(() => weldMesh(positions, new Int8Array(3), { radius: 1 }), TypeError);
+});
+
+test('the sphere soup fixture closes: every edge is shared by exactly two triangles', () => {
+  const f = fixtures().find((x) => x.file === 'sphere-soup.f32');
+  const r = weldMesh(f.points, null, { radius: f.radius });
+  const edges = new Map();
+  for (let t = 0; t < r.indices.length; t += 3)
+    for (let e = 0; e < 3; e++) {
+      const a = r.indices[t + e], b = r.indices[t + ((e + 1) % 3)];
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+    }
+  const open = [...edges.values()].filter((n) => n !== 2).length;
+  assert.equal(open, 0);
+  assert.ok(r.degenerateRemoved > 0, 'the pole triangles are degenerate');
+});
