@@ -145,6 +145,30 @@ MESHWELD_API void meshweld_welderPositions(const meshweld_Welder* welder, float*
 /* Frees the welder and all it holds. NULL is ignored. */
 MESHWELD_API void meshweld_welderDestroy(meshweld_Welder* welder);
 
+/* A per-vertex attribute that must match for two vertices to weld. */
+typedef struct meshweld_Attribute {
+    const float* data; /* input: the first vertex's values */
+    size_t stride;     /* input: bytes from one vertex's values to the next */
+    int size;          /* input: floats per vertex, 1 to 16 */
+    float tolerance;   /* input: largest Euclidean distance between two matching values, >= 0 */
+} meshweld_Attribute;
+
+/**
+ * Attribute-aware weld: vertex i merges into the earliest representative whose position is within
+ * r AND each of whose attributes is within its tolerance of vertex i's (so UV seams and hard
+ * edges survive). Guaranteed: every vertex is within r of its output vertex and within each
+ * tolerance of its attributes (R = r); no two output vertices match each other in that sense;
+ * identical vertices (positions and attributes) share an output; the remap is dense. It runs a
+ * precise 2r grid; coordinates too large for it give meshweld_ErrorRange. Non-finite attribute
+ * values give meshweld_ErrorNonFinite with info->error_axis = 3 + the attribute's index.
+ *
+ * remap must contain enough space for count elements; attributes holds attribute_count entries,
+ * each with count vertices.
+ */
+MESHWELD_API int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t count, size_t stride,
+                                         const meshweld_Options* options, const meshweld_Attribute* attributes,
+                                         size_t attribute_count, meshweld_Info* info);
+
 /* Flags of meshweld_remapTriangles. */
 typedef enum meshweld_TriangleFlags {
     meshweld_KeepDegenerate = 1 << 0,   /* keep triangles with two or three corners welded together */

@@ -81,6 +81,11 @@ export interface WeldMeshOptions extends WeldOptions {
   removeDuplicates?: boolean;
   /** Per-vertex attributes to compact to the kept vertices (the first of each cluster). */
   attributes?: Record<string, MeshAttribute>;
+  /**
+   * Attribute-aware welding: vertices weld only if their positions are within radius and each
+   * named attribute is within its tolerance (Euclidean), e.g. { normal: 0.05, uv: 1e-4 }.
+   */
+  tolerances?: Record<string, number>;
 }
 
 export interface WeldMeshResult {

@@ -415,7 +415,7 @@ export function weldMesh(positions, indices, options) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`meshweld: weldMesh options must be an object, got ${describe(options)}`);
   }
-  const { removeDegenerate = true, removeDuplicates = false, attributes = {}, ...weldOptions } = options;
+  const { removeDegenerate = true, removeDuplicates = false, attributes = {}, tolerances, ...weldOptions } = options;
   const dim = weldOptions.dim ?? 3;
   const stride = weldOptions.stride ?? dim;
   const vertexCount = positions?.length / stride;
@@ -445,7 +445,7 @@ export function weldMesh(positions, indices, options) {
       );
     }
   }
-  const welded = weld(positions, weldOptions);
+  const welded = tolerances ? weldMatching(positions, weldOptions, attributes, tolerances) : weld(positions, weldOptions);
   const indexCount = source ? source.length : vertexCount;
   let buffer = 0;
   const info = allocate(32); // info (16 bytes), then written, degenerate, duplicates
@@ -493,5 +493,64 @@ export function weldMesh(positions, indices, options) {
   } finally {
     if (buffer) wasm.free(buffer);
     wasm.free(info);
+  }
+}
+
+// The attribute-aware weld behind weldMesh's `tolerances`: a vertex merges only into a
+// representative within r whose every named attribute is within its tolerance.
+function weldMatching(positions, options, attributes, tolerances) {
+  if (tolerances === null || typeof tolerances !== 'object') {
+    throw new TypeError(`meshweld: weldMesh tolerances must be an object of attribute name to tolerance, got ${describe(tolerances)}`);
+  }
+  const o = parseOptions(options, 'weldMesh');
+  const stride = parseStride(options.stride, o.dim);
+  const names = Object.keys(tolerances);
+  for (const name of names) {
+    const t = tolerances[name];
+    if (!(name in attributes)) throw new RangeError(`meshweld: weldMesh tolerance for '${name}', which is not among the attributes`);
+    if (typeof t !== 'number' || !(t >= 0) || !Number.isFinite(t)) {
+      throw new RangeError(`meshweld: weldMesh tolerance of '${name}' must be a finite number >= 0, got ${describe(t)}`);
+    }
+    if (attributes[name].itemSize > 16) throw new RangeError(`meshweld: weldMesh attribute '${name}' has more than 16 components`);
+  }
+  const input = stage(positions, stride, 'weldMesh');
+  const staged = [];
+  const scratch = allocate(32 + 16 * names.length);
+  let remap = 0;
+  let out = 0;
+  try {
+    for (const name of names) staged.push(stage(Float32Array.from(attributes[name].array), attributes[name].itemSize, 'weldMesh'));
+    writeOptions(scratch, o);
+    names.forEach((name, k) => {
+      const base = (scratch + 32 + 16 * k) >>> 2;
+      u32()[base] = staged[k].pointer;
+      u32()[base + 1] = attributes[name].itemSize * 4;
+      i32()[base + 2] = attributes[name].itemSize;
+      f32()[base + 3] = tolerances[name];
+    });
+    remap = allocate(input.count * 4);
+    const code = wasm.meshweld_weldAttributes(remap, input.pointer, input.count, stride * 4, scratch, scratch + 32, names.length, scratch + 16);
+    if (code === ERROR_NONFINITE && u32()[((scratch + 16) >>> 2) + 3] >= 3) {
+      const heap = u32();
+      const at = heap[((scratch + 16) >>> 2) + 2];
+      const name = names[heap[((scratch + 16) >>> 2) + 3] - 3];
+      throw new RangeError(`meshweld: weldMesh attribute '${name}' of vertex ${at} is not finite`);
+    }
+    if (code !== 0) throw fail(code, positions, stride, scratch + 16, 'weldMesh');
+    const count = u32()[(scratch + 16) >>> 2];
+    out = allocate(count * o.dim * 4);
+    wasm.meshweld_gather(out, count, remap, input.pointer, input.count, stride * 4, o.dim, 0);
+    return {
+      remap: new Uint32Array(wasm.memory.buffer, remap, input.count).slice(),
+      count,
+      positions: new Float32Array(wasm.memory.buffer, out, count * o.dim).slice(),
+      method: 'grid-2r',
+    };
+  } finally {
+    if (input.owned) wasm.free(input.pointer);
+    for (const s of staged) wasm.free(s.pointer);
+    if (remap) wasm.free(remap);
+    if (out) wasm.free(out);
+    wasm.free(scratch);
   }
 }

@@ -588,6 +588,66 @@ static void group_mesh(void)
     CHECK(meshweld_remapTriangles(NULL, &written, NULL, NULL, NULL, 0, NULL, 0, 0, NULL) == 0 && written == 0, "empty");
 }
 
+
+/* Attribute-aware welding against a brute-force greedy of the same rule. */
+static void group_attributes(void)
+{
+    for (int dim = 2; dim <= 3; ++dim) {
+        for (int t = 0; t < 20; ++t) {
+            seed(700 + t + dim * 50);
+            size_t n = 600;
+            float* v = (float*)malloc(n * 8 * sizeof(float)); /* x y z | nx ny nz | u v */
+            float r = 0.05f, tol_n = 0.1f, tol_uv = t % 2 ? 0.0f : 0.02f;
+            for (size_t i = 0; i < n; ++i) {
+                for (int a = 0; a < 3; ++a) v[i * 8 + a] = (float)((next_u64() % 6) * 0.03 + (t % 3 == 0 ? uniform() * 0.02 : 0));
+                int face = (int)(next_u64() % 3);
+                for (int a = 0; a < 3; ++a) v[i * 8 + 3 + a] = (float)((a == face) + (next_u64() % 2) * 0.06);
+                v[i * 8 + 6] = (float)(next_u64() % 2);
+                v[i * 8 + 7] = (float)((next_u64() % 3) * 0.015);
+            }
+            meshweld_Attribute attrs[2] = {{v + 3, 32, 3, tol_n}, {v + 6, 32, 2, tol_uv}};
+            meshweld_Options o = {dim, r, 0, 0};
+            meshweld_Info info;
+            unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+            CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == 0, "weldAttributes");
+            /* brute force: earliest representative matching in position and attributes */
+            size_t* reps = (size_t*)malloc(n * sizeof(size_t));
+            size_t rep_count = 0, differ = 0;
+            for (size_t i = 0; i < n; ++i) {
+                size_t found = rep_count;
+                for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
+                    size_t j = reps[q];
+                    int match = dist(v + i * 8, v + j * 8, dim) <= r && dist(v + i * 8 + 3, v + j * 8 + 3, 3) <= tol_n &&
+                                dist(v + i * 8 + 6, v + j * 8 + 6, 2) <= tol_uv;
+                    if (match) found = q;
+                }
+                if (found == rep_count) reps[rep_count++] = i;
+                if (remap[i] != found) differ++;
+            }
+            CHECK(differ == 0 && info.unique_count == rep_count, "dim %d #%d: %zu vertices differ from brute force (%zu vs %zu outputs)",
+                  dim, t, differ, info.unique_count, rep_count);
+            if (t == 0) {
+                /* without attributes it is the precise weld */
+                unsigned int* plain = (unsigned int*)malloc(n * sizeof(unsigned int));
+                meshweld_Options pr = {dim, r, meshweld_MethodNaive, meshweld_StorePrecise};
+                CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, NULL, 0, &info) == 0 &&
+                          meshweld_weld(plain, v, n, 32, &pr, NULL) == 0 && memcmp(plain, remap, n * sizeof(unsigned)) == 0,
+                      "no attributes: differs from naive");
+                free(plain);
+                v[5 * 8 + 4] = NAN;
+                CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == meshweld_ErrorNonFinite &&
+                          info.error_point == 5 && info.error_axis == 3,
+                      "NaN attribute: %zu %d", info.error_point, info.error_axis);
+                attrs[0].tolerance = -1;
+                CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == meshweld_ErrorRadius, "negative tolerance");
+            }
+            free(reps);
+            free(remap);
+            free(v);
+        }
+    }
+}
+
 /* ---- the replaceable allocator: every byte freed, failures are errors ---- */
 typedef struct Budget {
     long outstanding, calls, fail_at; /* fail_at < 0: never fail */
@@ -679,7 +739,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
-    {"mesh", group_mesh},
+    {"mesh", group_mesh},             {"attributes", group_attributes},
 };
 
 int main(int argc, char** argv)

@@ -57,3 +57,42 @@ test('the sphere soup fixture closes: every edge is shared by exactly two triang
   assert.equal(open, 0);
   assert.ok(r.degenerateRemoved > 0, 'the pole triangles are degenerate');
 });
+
+// a box as a triangle soup with face normals: 36 corners, 8 positions, 24 position+normal pairs
+function boxSoup() {
+  const positions = [], normals = [];
+  for (let axis = 0; axis < 3; axis++)
+    for (const sign of [-1, 1]) {
+      const u = (axis + 1) % 3, v = (axis + 2) % 3;
+      const corner = (a, b) => { const p = [0, 0, 0]; p[axis] = sign; p[u] = a; p[v] = b; return p; };
+      const quad = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
+      for (const k of [0, 1, 2, 0, 2, 3]) {
+        positions.push(...quad[k]);
+        const n = [0, 0, 0]; n[axis] = sign; normals.push(...n);
+      }
+    }
+  return { positions: new Float32Array(positions), normals: new Float32Array(normals) };
+}
+
+test('attribute-aware welding keeps hard edges: a box soup gives 8 positions, or 24 with normals', () => {
+  const { positions, normals } = boxSoup();
+  const attributes = { normal: { array: normals, itemSize: 3 } };
+  const plain = weldMesh(positions, null, { radius: 1e-4, attributes });
+  assert.equal(plain.vertexCount, 8);
+  assert.equal(plain.triangleCount, 12);
+  const hard = weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: 0.05 } });
+  assert.equal(hard.vertexCount, 24);
+  assert.equal(hard.triangleCount, 12);
+  // each output keeps its own normal, and every corner matches its output's normal
+  for (let i = 0; i < 36; i++) {
+    const k = hard.remap[i];
+    for (let a = 0; a < 3; a++) assert.equal(hard.attributes.normal.array[k * 3 + a], normals[i * 3 + a]);
+  }
+  const loose = weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: 2 } });
+  assert.equal(loose.vertexCount, 8);
+  assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { uv: 1e-4 } }), /'uv', which is not among the attributes/);
+  assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: -1 } }), /got number -1/);
+  const bad = normals.slice();
+  bad[7] = NaN;
+  assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes: { normal: { array: bad, itemSize: 3 } }, tolerances: { normal: 0.1 } }), /attribute 'normal' of vertex 2 is not finite/);
+});
