@@ -243,6 +243,23 @@ function writeOptions(pointer, o) {
   heap[base + 3] = o.store;
 }
 
+// The result of a weld whose remap is in the heap: the kept positions gathered, both copied out.
+function collect(input, remap, count, dim, stride, centroid, method) {
+  const out = allocate(count * dim * 4);
+  try {
+    const code = wasm.meshweld_gather(out, count, remap, input.pointer, input.count, stride * 4, dim, centroid ? 1 : 0);
+    if (code !== 0) throw new Error(`meshweld: gather: ${ERROR_TEXT[code] ?? `error ${code}`}`);
+    return {
+      remap: new Uint32Array(wasm.memory.buffer, remap, input.count).slice(),
+      count,
+      positions: new Float32Array(wasm.memory.buffer, out, count * dim).slice(),
+      method,
+    };
+  } finally {
+    wasm.free(out);
+  }
+}
+
 /**
  * Welds points in one call.
  * @returns {{ remap: Uint32Array, count: number, positions: Float32Array, method: string }}
@@ -257,7 +274,6 @@ export function weld(points, options) {
   }
   const input = stage(points, stride, 'weld');
   let remap = 0;
-  let out = 0;
   const scratch = allocate(32); // options (16 bytes) then info (16 bytes)
   try {
     remap = allocate(input.count * 4);
@@ -265,21 +281,11 @@ export function weld(points, options) {
     const code = wasm.meshweld_weld(remap, input.pointer, input.count, stride * 4, scratch, scratch + 16);
     if (code !== 0) throw fail(code, points, stride, scratch + 16, 'weld');
     const info = u32();
-    const count = info[(scratch + 16) >>> 2];
     const method = methods[info[((scratch + 16) >>> 2) + 1]];
-    out = allocate(count * o.dim * 4);
-    const g = wasm.meshweld_gather(out, count, remap, input.pointer, input.count, stride * 4, o.dim, centroid ? 1 : 0);
-    if (g !== 0) throw fail(g, points, stride, scratch + 16, 'weld');
-    return {
-      remap: new Uint32Array(wasm.memory.buffer, remap, input.count).slice(),
-      count,
-      positions: new Float32Array(wasm.memory.buffer, out, count * o.dim).slice(),
-      method,
-    };
+    return collect(input, remap, info[(scratch + 16) >>> 2], o.dim, stride, centroid, method);
   } finally {
     if (input.owned) wasm.free(input.pointer);
     if (remap) wasm.free(remap);
-    if (out) wasm.free(out);
     wasm.free(scratch);
   }
 }
@@ -517,7 +523,6 @@ function weldMatching(positions, options, attributes, tolerances) {
   const staged = [];
   const scratch = allocate(32 + 16 * names.length);
   let remap = 0;
-  let out = 0;
   try {
     for (const name of names) staged.push(stage(Float32Array.from(attributes[name].array), attributes[name].itemSize, 'weldMesh'));
     writeOptions(scratch, o);
@@ -537,20 +542,11 @@ function weldMatching(positions, options, attributes, tolerances) {
       throw new RangeError(`meshweld: weldMesh attribute '${name}' of vertex ${at} is not finite`);
     }
     if (code !== 0) throw fail(code, positions, stride, scratch + 16, 'weldMesh');
-    const count = u32()[(scratch + 16) >>> 2];
-    out = allocate(count * o.dim * 4);
-    wasm.meshweld_gather(out, count, remap, input.pointer, input.count, stride * 4, o.dim, 0);
-    return {
-      remap: new Uint32Array(wasm.memory.buffer, remap, input.count).slice(),
-      count,
-      positions: new Float32Array(wasm.memory.buffer, out, count * o.dim).slice(),
-      method: 'grid-2r',
-    };
+    return collect(input, remap, u32()[(scratch + 16) >>> 2], o.dim, stride, false, 'grid-2r');
   } finally {
     if (input.owned) wasm.free(input.pointer);
     for (const s of staged) wasm.free(s.pointer);
     if (remap) wasm.free(remap);
-    if (out) wasm.free(out);
     wasm.free(scratch);
   }
 }
