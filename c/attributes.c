@@ -6,17 +6,12 @@
 
 #include <math.h>
 
-static const float* mw_at(const float* base, size_t stride, size_t i)
-{
-    return (const float*)((const char*)base + i * stride);
-}
-
 static int mw_attributesMatch(const meshweld_Attribute* attributes, size_t attribute_count, size_t a, size_t b)
 {
     for (size_t k = 0; k < attribute_count; ++k) {
         const meshweld_Attribute* t = &attributes[k];
-        const float* x = mw_at(t->data, t->stride, a);
-        const float* y = mw_at(t->data, t->stride, b);
+        const float* x = mw_point(t->data, t->stride, a);
+        const float* y = mw_point(t->data, t->stride, b);
         double d = 0;
         for (int j = 0; j < t->size; ++j) {
             double e = (double)x[j] - (double)y[j];
@@ -48,7 +43,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         const meshweld_Attribute* t = &attributes[k];
         if (t->size < 1 || t->size > 16 || (count > 0 && !t->data))
             return meshweld_ErrorNull;
-        if (t->stride < (size_t)t->size * sizeof(float) || t->stride % sizeof(float) != 0)
+        if (mw_badStride(t->stride, (size_t)t->size))
             return meshweld_ErrorStride;
         if (!(t->tolerance >= 0.0f) || !isfinite(t->tolerance))
             return meshweld_ErrorRadius;
@@ -59,14 +54,14 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         return meshweld_Ok;
     if (!remap || !points)
         return meshweld_ErrorNull;
-    if (stride < (size_t)dim * sizeof(float) || stride % sizeof(float) != 0)
+    if (mw_badStride(stride, (size_t)dim))
         return meshweld_ErrorStride;
     if (count >= MW_NONE || count > SIZE_MAX / stride)
         return meshweld_ErrorCount;
 
     double scale = mw_gridScale(meshweld_MethodGrid2R, r), r2 = (double)r * r;
     for (size_t i = 0; i < count; ++i) {
-        const float* p = mw_at(points, stride, i);
+        const float* p = mw_point(points, stride, i);
         for (int a = 0; a < dim; ++a) {
             int bad = !isfinite(p[a]) ? meshweld_ErrorNonFinite
                                       : (fabs((double)p[a] * scale) >= MW_CELL_LIMIT ? meshweld_ErrorRange : 0);
@@ -77,7 +72,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
             }
         }
         for (size_t k = 0; k < attribute_count; ++k) {
-            const float* v = mw_at(attributes[k].data, attributes[k].stride, i);
+            const float* v = mw_point(attributes[k].data, attributes[k].stride, i);
             for (int j = 0; j < attributes[k].size; ++j)
                 if (!isfinite(v[j])) {
                     if (info)
@@ -98,7 +93,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
     }
     uint32_t rep_count = 0;
     for (size_t i = 0; i < count; ++i) {
-        const float* src = mw_at(points, stride, i);
+        const float* src = mw_point(points, stride, i);
         double p[3] = {src[0], src[1], dim == 3 ? src[2] : 0.0};
         double s[3] = {p[0] * scale, p[1] * scale, p[2] * scale};
         mw_Cells c;
@@ -112,13 +107,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
             for (uint32_t q = e->value; q != MW_NONE; q = next[q]) {
                 if (q > best)
                     continue;
-                const float* v = mw_at(points, stride, reps[q]);
-                double d = 0;
-                for (int a = 0; a < dim; ++a) {
-                    double x = p[a] - (double)v[a];
-                    d += x * x;
-                }
-                if (d <= r2 && mw_attributesMatch(attributes, attribute_count, i, reps[q]))
+                if (mw_distance2(p, mw_point(points, stride, reps[q]), dim) <= r2 && mw_attributesMatch(attributes, attribute_count, i, reps[q]))
                     best = q;
             }
         }

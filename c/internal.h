@@ -86,6 +86,18 @@ uint32_t mw_kdEarliest(const mw_Kdtree* tree, const double p[3], double r2);
 void mw_kdVisit(const mw_Kdtree* tree, const double p[3], double r2,
                 void (*visit)(void* context, uint32_t id), void* context);
 
+/* The i-th point of a strided buffer. */
+static inline const float* mw_point(const float* base, size_t stride, size_t i)
+{
+    return (const float*)((const char*)base + i * stride);
+}
+
+/* A stride (bytes) that cannot hold floats values of a point, or is not float-aligned. */
+static inline int mw_badStride(size_t stride, size_t floats)
+{
+    return stride < floats * sizeof(float) || stride % sizeof(float) != 0;
+}
+
 /* Squared distance in double of a point given as doubles and one given as floats. */
 static inline double mw_distance2(const double p[3], const float* q, int dim)
 {

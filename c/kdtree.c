@@ -3,6 +3,8 @@
  * every query answers a question about the set of points within r. */
 #include "internal.h"
 
+#include <math.h>
+
 #define MW_LEAF 16
 #define MW_STACK 256
 
@@ -103,7 +105,7 @@ int mw_kdBuild(mw_Kdtree* tree, const float* positions, size_t count, size_t str
     if (error)
         return error;
     for (size_t i = 0; i < count; ++i) {
-        const float* p = (const float*)((const char*)positions + i * stride);
+        const float* p = mw_point(positions, stride, i);
         tree->ids[i] = (uint32_t)i;
         tree->coords[i * 3 + 0] = p[0];
         tree->coords[i * 3 + 1] = p[1];
@@ -205,20 +207,20 @@ int meshweld_countClosePairs(size_t* pairs, const float* points, size_t count, s
     *pairs = 0;
     if (dim != 2 && dim != 3)
         return meshweld_ErrorDim;
-    if (!(radius > 0.0f) || radius != radius || radius > 3.4e38f)
+    if (!(radius > 0.0f) || !isfinite(radius))
         return meshweld_ErrorRadius;
     if (count == 0)
         return meshweld_Ok;
     if (!points)
         return meshweld_ErrorNull;
-    if (stride < (size_t)dim * sizeof(float) || stride % sizeof(float) != 0)
+    if (mw_badStride(stride, (size_t)dim))
         return meshweld_ErrorStride;
     if (count >= MW_NONE || count > SIZE_MAX / stride)
         return meshweld_ErrorCount;
     for (size_t i = 0; i < count; ++i) {
-        const float* p = (const float*)((const char*)points + i * stride);
+        const float* p = mw_point(points, stride, i);
         for (int a = 0; a < dim; ++a)
-            if (p[a] - p[a] != 0.0f) /* NaN or infinite */
+            if (!isfinite(p[a]))
                 return meshweld_ErrorNonFinite;
     }
     mw_Kdtree tree = {0};
@@ -227,7 +229,7 @@ int meshweld_countClosePairs(size_t* pairs, const float* points, size_t count, s
     mw_PairCount c = {0, 0, limit ? limit : SIZE_MAX};
     double r2 = (double)radius * radius;
     for (size_t i = 0; i < count && c.pairs < c.limit; ++i) {
-        const float* p = (const float*)((const char*)points + i * stride);
+        const float* p = mw_point(points, stride, i);
         double q[3] = {p[0], p[1], dim == 3 ? p[2] : 0.0};
         c.self = (uint32_t)i;
         mw_kdVisit(&tree, q, r2, mw_countPair, &c);

@@ -107,11 +107,6 @@ static void mw_report(meshweld_Info* info, const meshweld_Welder* w)
     }
 }
 
-static const float* mw_point(const float* points, size_t stride, size_t i)
-{
-    return (const float*)((const char*)points + i * stride);
-}
-
 /* Checks a batch before anything changes: sizes, finiteness, grid range. Switches an AUTO
  * welder to KDTREE when the grid range does not hold the batch. */
 static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const float* points, size_t count,
@@ -121,7 +116,7 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
         return meshweld_Ok;
     if (!remap || !points)
         return meshweld_ErrorNull;
-    if (stride < (size_t)w->dim * sizeof(float) || stride % sizeof(float) != 0)
+    if (mw_badStride(stride, (size_t)w->dim))
         return meshweld_ErrorStride;
     if (count >= MW_NONE - w->fed || count > SIZE_MAX / stride)
         return meshweld_ErrorCount;
@@ -469,7 +464,7 @@ int meshweld_gather(float* destination, size_t unique_count, const unsigned int*
         return meshweld_Ok;
     if (!destination || !remap || !points)
         return meshweld_ErrorNull;
-    if (stride < (size_t)dim * sizeof(float) || stride % sizeof(float) != 0)
+    if (mw_badStride(stride, (size_t)dim))
         return meshweld_ErrorStride;
     if (count > SIZE_MAX / stride)
         return meshweld_ErrorCount;
