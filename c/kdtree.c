@@ -207,7 +207,7 @@ int meshweld_countClosePairs(size_t* pairs, const float* points, size_t count, s
     *pairs = 0;
     if (dim != 2 && dim != 3)
         return meshweld_ErrorDim;
-    if (!(radius > 0.0f) || !isfinite(radius))
+    if (!(radius >= 0.0f) || !isfinite(radius))
         return meshweld_ErrorRadius;
     if (count == 0)
         return meshweld_Ok;

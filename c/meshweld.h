@@ -56,7 +56,7 @@ typedef enum meshweld_Store {
 typedef enum meshweld_Error {
     meshweld_Ok = 0,
     meshweld_ErrorDim = -1,        /* dim is not 2 or 3 */
-    meshweld_ErrorRadius = -2,     /* radius is zero, negative, NaN or infinite */
+    meshweld_ErrorRadius = -2,     /* radius (or a tolerance) is negative, NaN or infinite */
     meshweld_ErrorMethod = -3,     /* unknown method */
     meshweld_ErrorStore = -4,      /* unknown store policy */
     meshweld_ErrorMethodDim = -5,  /* HEX asked in 3D, or BCC in 2D */
@@ -75,7 +75,7 @@ typedef enum meshweld_Error {
  * method 0 is meshweld_MethodAuto, store 0 is meshweld_StoreLoose. */
 typedef struct meshweld_Options {
     int dim;      /* input: 2 or 3 (0 = 3) */
-    float radius; /* input: r > 0, finite */
+    float radius; /* input: r >= 0, finite; 0 welds bitwise-identical positions only */
     int method;   /* input: a meshweld_Method */
     int store;    /* input: a meshweld_Store */
 } meshweld_Options;
@@ -158,9 +158,12 @@ typedef struct meshweld_Attribute {
  * r AND each of whose attributes is within its tolerance of vertex i's (so UV seams and hard
  * edges survive). Guaranteed: every vertex is within r of its output vertex and within each
  * tolerance of its attributes (R = r); no two output vertices match each other in that sense;
- * identical vertices (positions and attributes) share an output; the remap is dense. It runs a
- * precise 2r grid; coordinates too large for it give meshweld_ErrorRange. Non-finite attribute
- * values give meshweld_ErrorNonFinite with info->error_axis = 3 + the attribute's index.
+ * identical vertices (positions and attributes equal, -0 equal to +0) share an output; the remap
+ * is dense. Radius 0 and tolerance 0 mean equal values only.
+ * It runs a precise 2r grid, or a kd-tree when options->method is meshweld_MethodKdtree or a
+ * coordinate is too large for grid cells (info->method says which); options->store is ignored.
+ * Non-finite attribute values give meshweld_ErrorNonFinite with info->error_axis = 3 + the
+ * attribute's index.
  *
  * remap must contain enough space for count elements; attributes holds attribute_count entries,
  * each with count vertices.

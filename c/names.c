@@ -26,7 +26,7 @@ const char* meshweld_errorString(int error)
     switch (error) {
     case meshweld_Ok: return "no error";
     case meshweld_ErrorDim: return "dim must be 2 or 3";
-    case meshweld_ErrorRadius: return "radius must be finite and greater than 0";
+    case meshweld_ErrorRadius: return "radius must be finite and >= 0 (0 welds exact duplicates only)";
     case meshweld_ErrorMethod: return "unknown method";
     case meshweld_ErrorStore: return "unknown store policy (loose or precise)";
     case meshweld_ErrorMethodDim: return "method does not exist in this dimension (hex is 2D only, bcc 3D only)";
@@ -45,7 +45,7 @@ const char* meshweld_errorString(int error)
 
 double meshweld_bound(int method, int store, int dim, float radius)
 {
-    if ((dim != 2 && dim != 3) || !(radius > 0.0f) || !isfinite(radius))
+    if ((dim != 2 && dim != 3) || !(radius >= 0.0f) || !isfinite(radius))
         return -1.0;
     if (store != meshweld_StoreLoose && store != meshweld_StorePrecise)
         return -1.0;

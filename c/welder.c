@@ -53,7 +53,7 @@ static int mw_checkOptions(const meshweld_Options* options, int* dim, int* metho
     if (*dim != 2 && *dim != 3)
         return meshweld_ErrorDim;
     float r = options->radius;
-    if (!(r > 0.0f) || !isfinite(r))
+    if (!(r >= 0.0f) || !isfinite(r))
         return meshweld_ErrorRadius;
     *method = options->method;
     if (*method < meshweld_MethodAuto || *method > meshweld_MethodKdtree)
@@ -69,7 +69,7 @@ static int mw_checkOptions(const meshweld_Options* options, int* dim, int* metho
 static void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;
-    w->scale = mw_gridScale(method, w->radius);
+    w->scale = w->radius > 0 ? mw_gridScale(method, w->radius) : 0.0;
 }
 
 static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
@@ -121,7 +121,7 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
     if (count >= MW_NONE - w->fed || count > SIZE_MAX / stride)
         return meshweld_ErrorCount;
 
-    int grid = mw_isGrid(w->method);
+    int grid = mw_isGrid(w->method) && w->radius > 0; /* radius 0: the exact pass is the whole weld */
     for (size_t i = 0; i < count; ++i) {
         const float* p = mw_point(points, stride, i);
         for (int a = 0; a < w->dim; ++a) {
@@ -140,7 +140,7 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
             }
         }
     }
-    if (w->automatic && mw_isGrid(w->method) && !grid) {
+    if (w->automatic && mw_isGrid(w->method) && w->radius > 0 && !grid) {
         /* the representatives are a valid state for any method: hand them to the kd-tree */
         mw_tableFree(&w->cells);
         mw_deallocate(w->next);
@@ -177,7 +177,7 @@ static int mw_reserve(meshweld_Welder* w, size_t count)
     }
     if (mw_tableReserve(&w->exact, w->exact.count + count))
         return meshweld_ErrorMemory;
-    if (mw_isGrid(w->method) && mw_tableReserve(&w->cells, w->cells.count + count))
+    if (mw_isGrid(w->method) && w->radius > 0 && mw_tableReserve(&w->cells, w->cells.count + count))
         return meshweld_ErrorMemory;
     return meshweld_Ok;
 }
@@ -394,7 +394,7 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
         return error;
     }
 
-    if (w->method == meshweld_MethodKdtree) {
+    if (w->method == meshweld_MethodKdtree && w->radius > 0) {
         error = mw_addKdtree(w, remap, points, count, stride);
     } else {
         int grid = mw_isGrid(w->method);
@@ -405,7 +405,8 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
             if (slot->value == MW_NONE) {
                 double p[3];
                 mw_load(p, src, w->dim);
-                mw_exactInsert(w, slot, key, grid ? mw_weldGrid(w, p) : mw_weldNaive(w, p));
+                uint32_t rep = w->radius == 0 ? mw_newRep(w, p) : grid ? mw_weldGrid(w, p) : mw_weldNaive(w, p);
+                mw_exactInsert(w, slot, key, rep);
             }
             remap[i] = slot->value;
         }

@@ -446,7 +446,7 @@ static void group_errors(void)
     o.dim = 1;
     EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorDim);
     o.dim = 3;
-    const float bad_r[] = {0.0f, -1.0f, NAN, INFINITY, -0.0f};
+    const float bad_r[] = {-FLT_MIN, -1.0f, NAN, INFINITY, -INFINITY};
     for (int i = 0; i < 5; ++i) {
         o.radius = bad_r[i];
         EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_ErrorRadius);
@@ -590,61 +590,133 @@ static void group_mesh(void)
 
 
 /* Attribute-aware welding against a brute-force greedy of the same rule. */
+/* One attribute-aware weld of 600 vertices (x y z | nx ny nz | u v) against a brute-force greedy of
+ * the same rule; offset moves the set along x (far enough, it leaves the grid's range). */
+static void attribute_case(int dim, int t, float r, int method, double offset)
+{
+    seed(700 + t + dim * 50);
+    size_t n = 600;
+    float* v = (float*)malloc(n * 8 * sizeof(float));
+    float tol_n = 0.1f, tol_uv = t % 2 ? 0.0f : 0.02f;
+    for (size_t i = 0; i < n; ++i) {
+        for (int a = 0; a < 3; ++a)
+            v[i * 8 + a] = (float)((a == 0 ? offset : 0) + (next_u64() % 6) * 0.03 + (t % 3 == 0 ? uniform() * 0.02 : 0));
+        if (i % 7 == 3) v[i * 8] = -0.0f * v[i * 8]; /* a -0 beside the +0 of other vertices */
+        int face = (int)(next_u64() % 3);
+        for (int a = 0; a < 3; ++a) v[i * 8 + 3 + a] = (float)((a == face) + (next_u64() % 2) * 0.06);
+        v[i * 8 + 6] = (float)(next_u64() % 2);
+        v[i * 8 + 7] = (float)((next_u64() % 3) * 0.015);
+    }
+    meshweld_Attribute attrs[2] = {{v + 3, 32, 3, tol_n}, {v + 6, 32, 2, tol_uv}};
+    meshweld_Options o = {dim, r, method, 0};
+    meshweld_Info info;
+    unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+    CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == 0, "weldAttributes");
+    /* brute force: earliest representative matching in position and attributes */
+    size_t* reps = (size_t*)malloc(n * sizeof(size_t));
+    size_t rep_count = 0, differ = 0;
+    for (size_t i = 0; i < n; ++i) {
+        size_t found = rep_count;
+        for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
+            size_t j = reps[q];
+            int match = dist(v + i * 8, v + j * 8, dim) <= r && dist(v + i * 8 + 3, v + j * 8 + 3, 3) <= tol_n &&
+                        dist(v + i * 8 + 6, v + j * 8 + 6, 2) <= tol_uv;
+            if (match) found = q;
+        }
+        if (found == rep_count) reps[rep_count++] = i;
+        if (remap[i] != found) differ++;
+    }
+    CHECK(differ == 0 && info.unique_count == rep_count,
+          "dim %d #%d r %g method %d offset %g: %zu vertices differ from brute force (%zu vs %zu outputs)", dim, t, r,
+          method, offset, differ, info.unique_count, rep_count);
+    int expect_kd = r > 0 && (method == meshweld_MethodKdtree || offset > 1e6);
+    CHECK((info.method == meshweld_MethodKdtree) == expect_kd, "dim %d #%d: method %s", dim, t, meshweld_methodName(info.method));
+    if (t == 0 && offset == 0) {
+        /* without attributes it is the precise weld */
+        unsigned int* plain = (unsigned int*)malloc(n * sizeof(unsigned int));
+        meshweld_Options pr = {dim, r, meshweld_MethodNaive, meshweld_StorePrecise};
+        CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, NULL, 0, &info) == 0 &&
+                  meshweld_weld(plain, v, n, 32, &pr, NULL) == 0 && memcmp(plain, remap, n * sizeof(unsigned)) == 0,
+              "no attributes: differs from naive");
+        free(plain);
+        v[5 * 8 + 4] = NAN;
+        CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == meshweld_ErrorNonFinite &&
+                  info.error_point == 5 && info.error_axis == 3,
+              "NaN attribute: %zu %d", info.error_point, info.error_axis);
+        attrs[0].tolerance = -1;
+        CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == meshweld_ErrorRadius, "negative tolerance");
+    }
+    free(reps);
+    free(remap);
+    free(v);
+}
+
 static void group_attributes(void)
 {
-    for (int dim = 2; dim <= 3; ++dim) {
+    for (int dim = 2; dim <= 3; ++dim)
         for (int t = 0; t < 20; ++t) {
-            seed(700 + t + dim * 50);
-            size_t n = 600;
-            float* v = (float*)malloc(n * 8 * sizeof(float)); /* x y z | nx ny nz | u v */
-            float r = 0.05f, tol_n = 0.1f, tol_uv = t % 2 ? 0.0f : 0.02f;
-            for (size_t i = 0; i < n; ++i) {
-                for (int a = 0; a < 3; ++a) v[i * 8 + a] = (float)((next_u64() % 6) * 0.03 + (t % 3 == 0 ? uniform() * 0.02 : 0));
-                int face = (int)(next_u64() % 3);
-                for (int a = 0; a < 3; ++a) v[i * 8 + 3 + a] = (float)((a == face) + (next_u64() % 2) * 0.06);
-                v[i * 8 + 6] = (float)(next_u64() % 2);
-                v[i * 8 + 7] = (float)((next_u64() % 3) * 0.015);
+            attribute_case(dim, t, 0.05f, meshweld_MethodAuto, 0);
+            attribute_case(dim, t, 0.0f, meshweld_MethodAuto, 0); /* exact positions */
+            if (t < 6) {
+                attribute_case(dim, t, 0.05f, meshweld_MethodKdtree, 0);
+                attribute_case(dim, t, 0.05f, meshweld_MethodAuto, 1e9); /* beyond the grid: kd-tree */
             }
-            meshweld_Attribute attrs[2] = {{v + 3, 32, 3, tol_n}, {v + 6, 32, 2, tol_uv}};
-            meshweld_Options o = {dim, r, 0, 0};
-            meshweld_Info info;
-            unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
-            CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == 0, "weldAttributes");
-            /* brute force: earliest representative matching in position and attributes */
-            size_t* reps = (size_t*)malloc(n * sizeof(size_t));
-            size_t rep_count = 0, differ = 0;
-            for (size_t i = 0; i < n; ++i) {
-                size_t found = rep_count;
-                for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
-                    size_t j = reps[q];
-                    int match = dist(v + i * 8, v + j * 8, dim) <= r && dist(v + i * 8 + 3, v + j * 8 + 3, 3) <= tol_n &&
-                                dist(v + i * 8 + 6, v + j * 8 + 6, 2) <= tol_uv;
-                    if (match) found = q;
-                }
-                if (found == rep_count) reps[rep_count++] = i;
-                if (remap[i] != found) differ++;
-            }
-            CHECK(differ == 0 && info.unique_count == rep_count, "dim %d #%d: %zu vertices differ from brute force (%zu vs %zu outputs)",
-                  dim, t, differ, info.unique_count, rep_count);
-            if (t == 0) {
-                /* without attributes it is the precise weld */
-                unsigned int* plain = (unsigned int*)malloc(n * sizeof(unsigned int));
-                meshweld_Options pr = {dim, r, meshweld_MethodNaive, meshweld_StorePrecise};
-                CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, NULL, 0, &info) == 0 &&
-                          meshweld_weld(plain, v, n, 32, &pr, NULL) == 0 && memcmp(plain, remap, n * sizeof(unsigned)) == 0,
-                      "no attributes: differs from naive");
-                free(plain);
-                v[5 * 8 + 4] = NAN;
-                CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == meshweld_ErrorNonFinite &&
-                          info.error_point == 5 && info.error_axis == 3,
-                      "NaN attribute: %zu %d", info.error_point, info.error_axis);
-                attrs[0].tolerance = -1;
-                CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == meshweld_ErrorRadius, "negative tolerance");
-            }
-            free(reps);
-            free(remap);
-            free(v);
         }
+}
+
+/* ---- radius 0: bitwise-identical positions only (-0 equal to +0), for every method ---- */
+static void group_exact(void)
+{
+    for (int dim = 2; dim <= 3; ++dim) {
+        seed(90 + dim);
+        size_t n = 5000;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n; ++i) {
+            size_t from = i > 0 && next_u64() % 3 == 0 ? next_u64() % i : i;
+            for (int a = 0; a < dim; ++a) {
+                float x = from < i ? p[from * dim + a] : (float)((next_u64() % 8) * 0.25);
+                if (next_u64() % 5 == 0) x = -x;                   /* 0 becomes -0 */
+                if (next_u64() % 11 == 0) x = nextafterf(x, 1.0f); /* one float step away */
+                p[i * dim + a] = x;
+            }
+        }
+        /* the expected remap: first occurrence of an equal position */
+        unsigned int* expect = (unsigned int*)malloc(n * sizeof(unsigned int));
+        size_t unique = 0;
+        for (size_t i = 0; i < n; ++i) {
+            size_t j = 0;
+            while (j < i && !bits_equal(p + i * dim, p + j * dim, dim)) ++j;
+            expect[i] = j < i ? expect[j] : (unsigned int)unique++;
+        }
+        for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); ++m) {
+            if (!method_fits(methods[m], dim)) continue;
+            for (int store = 0; store <= 1; ++store) {
+                Weld w = run(p, n, dim * sizeof(float), dim, 0.0f, methods[m], store);
+                CHECK(w.unique == unique && memcmp(w.remap, expect, n * sizeof(unsigned)) == 0,
+                      "radius 0 %s/%d dim %d: %zu outputs, expected %zu", meshweld_methodName(methods[m]), store, dim,
+                      w.unique, unique);
+                /* an incremental welder in three batches gives the same */
+                meshweld_Options o = {dim, 0.0f, methods[m], store};
+                meshweld_Welder* welder = meshweld_welderCreate(&o, NULL);
+                size_t cut[4] = {0, n / 5, n / 2, n};
+                int e = 0;
+                for (int b = 0; b < 3; ++b)
+                    e |= meshweld_welderAdd(welder, w.remap + cut[b], p + cut[b] * dim, cut[b + 1] - cut[b],
+                                            dim * sizeof(float), NULL);
+                CHECK(e == 0 && memcmp(w.remap, expect, n * sizeof(unsigned)) == 0 && meshweld_welderCount(welder) == unique,
+                      "radius 0 welder %s/%d", meshweld_methodName(methods[m]), store);
+                meshweld_welderDestroy(welder);
+                free(w.remap);
+            }
+        }
+        CHECK(meshweld_bound(meshweld_MethodGrid2R, 0, dim, 0.0f) == 0.0, "bound at radius 0");
+        size_t pairs = 0, expect_pairs = 0;
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = i + 1; j < n; ++j) expect_pairs += bits_equal(p + i * dim, p + j * dim, dim);
+        CHECK(meshweld_countClosePairs(&pairs, p, n, dim * sizeof(float), dim, 0.0f, 0) == 0 && pairs == expect_pairs,
+              "countClosePairs at radius 0: %zu, expected %zu", pairs, expect_pairs);
+        free(expect);
+        free(p);
     }
 }
 
@@ -739,7 +811,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
-    {"mesh", group_mesh},             {"attributes", group_attributes},
+    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact},
 };
 
 int main(int argc, char** argv)
