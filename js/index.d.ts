@@ -8,7 +8,7 @@ export type Points = Float32Array | Float64Array | ArrayLike<number> | PointBuff
 export interface WeldOptions {
   /** 2 or 3 (default 3). */
   dim?: 2 | 3;
-  /** Points within this distance are merged; finite, > 0. */
+  /** Points within this distance are merged; finite, >= 0 (0: exact duplicates only). */
   radius: number;
   /** Default 'auto'. 'hex' is 2D only, 'bcc' 3D only. */
   method?: Method;

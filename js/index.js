@@ -2,13 +2,14 @@
 // Every function copies its input into the module's memory, calls the core, copies the result
 // out into fresh typed arrays and frees its scratch in the same call: no pointer reaches the user.
 import wasmBase64 from './wasm-inline.js';
+import { describe, firstOfEach, gatherItems } from './gather.js';
 
 export const methods = Object.freeze(['auto', 'naive', 'grid-r', 'grid-2r', 'hex', 'bcc', 'kdtree']);
 export const stores = Object.freeze(['loose', 'precise']);
 
 const ERROR_TEXT = {
   [-1]: 'dim must be 2 or 3',
-  [-2]: 'radius must be finite and greater than 0',
+  [-2]: 'radius must be finite and >= 0',
   [-3]: 'unknown method',
   [-4]: 'unknown store',
   [-5]: 'method does not exist in this dimension',
@@ -55,14 +56,6 @@ const f32 = () => new Float32Array(wasm.memory.buffer);
 const u32 = () => new Uint32Array(wasm.memory.buffer);
 const i32 = () => new Int32Array(wasm.memory.buffer);
 
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an Array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  return typeof value === 'object' ? `a ${value.constructor?.name ?? 'object'}` : `${typeof value} ${String(value)}`;
-}
-
 function allocate(bytes) {
   if (bytes > MAX_BYTES) {
     throw new RangeError(
@@ -90,8 +83,11 @@ function parseOptions(options, who) {
   if (typeof radius !== 'number') {
     throw new TypeError(`meshweld: radius must be a number, got ${describe(radius)}`);
   }
-  if (!(radius > 0) || !Number.isFinite(radius) || !(Math.fround(radius) > 0) || !Number.isFinite(Math.fround(radius))) {
-    throw new RangeError(`meshweld: radius must be finite and greater than 0 (as a float32), got ${radius}`);
+  if (!(radius >= 0) || !Number.isFinite(radius) || !Number.isFinite(Math.fround(radius))) {
+    throw new RangeError(`meshweld: radius must be finite and >= 0 (as a float32), got ${radius}`);
+  }
+  if (radius > 0 && Math.fround(radius) === 0) {
+    throw new RangeError(`meshweld: radius ${radius} rounds to 0 as a float32; use radius 0 to weld exact duplicates only`);
   }
   const methodName = options.method ?? 'auto';
   const method = methods.indexOf(methodName);
@@ -477,14 +473,9 @@ export function weldMesh(positions, indices, options) {
     const wide = new Uint32Array(wasm.memory.buffer, buffer, written);
     const out = indices instanceof Uint16Array && welded.count <= 65536 ? Uint16Array.from(wide) : wide.slice();
     // each attribute takes the value of the kept vertex, the first of its cluster
-    const first = new Int32Array(welded.count).fill(-1);
-    for (let i = welded.remap.length - 1; i >= 0; i--) first[welded.remap[i]] = i;
+    const first = firstOfEach(welded.remap, welded.count);
     const compacted = {};
-    for (const [name, { array, itemSize }] of Object.entries(attributes)) {
-      const kept = new array.constructor(welded.count * itemSize);
-      for (let k = 0; k < welded.count; k++) kept.set(array.subarray(first[k] * itemSize, (first[k] + 1) * itemSize), k * itemSize);
-      compacted[name] = { array: kept, itemSize };
-    }
+    for (const [name, { array, itemSize }] of Object.entries(attributes)) compacted[name] = { array: gatherItems(array, itemSize, first), itemSize };
     return {
       positions: welded.positions,
       indices: out,
@@ -542,7 +533,8 @@ function weldMatching(positions, options, attributes, tolerances) {
       throw new RangeError(`meshweld: weldMesh attribute '${name}' of vertex ${at} is not finite`);
     }
     if (code !== 0) throw fail(code, positions, stride, scratch + 16, 'weldMesh');
-    return collect(input, remap, u32()[(scratch + 16) >>> 2], o.dim, stride, false, 'grid-2r');
+    const info = u32();
+    return collect(input, remap, info[(scratch + 16) >>> 2], o.dim, stride, false, methods[info[((scratch + 16) >>> 2) + 1]]);
   } finally {
     if (input.owned) wasm.free(input.pointer);
     for (const s of staged) wasm.free(s.pointer);

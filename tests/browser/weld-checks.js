@@ -1,5 +1,7 @@
 // Runs the same welds on the page and in the worker; returns what the test asserts on.
 import { ready, weld, Welder, countClosePairs } from 'meshweld';
+import { SphereGeometry } from 'three';
+import { boundaryEdges, weldGeometry } from 'meshweld/three';
 
 export async function run() {
   await ready;
@@ -26,5 +28,8 @@ export async function run() {
     error = e.message;
   }
   results.error = error;
+  // the three.js helper: a sphere soup closes
+  const sphere = weldGeometry(new SphereGeometry(1, 32, 16).toNonIndexed(), { attributes: 'position' });
+  results.three = { vertices: sphere.getAttribute('position').count, triangles: sphere.index.count / 3, open: boundaryEdges(sphere).length / 2 };
   return results;
 }

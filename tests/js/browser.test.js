@@ -16,7 +16,12 @@ before(async () => {
   await build({
     root: join(root, 'tests', 'browser'),
     logLevel: 'warn',
-    resolve: { alias: { meshweld: join(root, 'js', 'index.js') } },
+    resolve: {
+      alias: [
+        { find: /^meshweld\/three$/, replacement: join(root, 'js', 'three.js') },
+        { find: /^meshweld$/, replacement: join(root, 'js', 'index.js') },
+      ],
+    },
     build: { outDir: out, emptyOutDir: true },
     worker: { format: 'es' },
   });
@@ -30,7 +35,7 @@ after(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-test('meshweld welds in the browser and in a Web Worker, with the same results', async () => {
+test('meshweld and meshweld/three weld in the browser and in a Web Worker, with the same results', async () => {
   const page = await browser.newPage();
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -46,6 +51,7 @@ test('meshweld welds in the browser and in a Web Worker, with the same results',
   assert.equal(main.auto.method, 'grid-2r');
   assert.ok(main.incremental.same, 'incremental welder differs from the one-shot weld');
   assert.match(main.error, /point 0 has a non-finite coordinate y = NaN/);
+  assert.deepEqual(main.three, { vertices: 482, triangles: 960, open: 0 }, 'meshweld/three in the browser');
   assert.deepEqual(worker, main, 'the worker computed something else');
   await page.close();
 });

@@ -96,3 +96,19 @@ test('attribute-aware welding keeps hard edges: a box soup gives 8 positions, or
   bad[7] = NaN;
   assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes: { normal: { array: bad, itemSize: 3 } }, tolerances: { normal: 0.1 } }), /attribute 'normal' of vertex 2 is not finite/);
 });
+
+test('attribute-aware welding at radius 0 and beyond the grid range', () => {
+  const { positions, normals } = boxSoup();
+  const attributes = { normal: { array: normals, itemSize: 3 } };
+  const exact = weldMesh(positions, null, { radius: 0, attributes, tolerances: { normal: 0 } });
+  assert.equal(exact.vertexCount, 24);
+  assert.equal(exact.method, 'grid-2r');
+  // 1e30 apart: grid cells of 2e-4 cannot index that, a kd-tree takes over with the same result
+  const far = positions.map((v, i) => (i % 3 === 0 ? v + 1e30 : v));
+  const huge = weldMesh(far, null, { radius: 1e-4, attributes, tolerances: { normal: 0.05 } });
+  assert.equal(huge.method, 'kdtree');
+  assert.equal(huge.vertexCount, 16, 'x collapses to 1e30: 4 positions, each with the normals ±x, ±y and ±z it had');
+  const forced = weldMesh(positions, null, { radius: 1e-4, method: 'kdtree', attributes, tolerances: { normal: 0.05 } });
+  assert.equal(forced.method, 'kdtree');
+  assert.deepEqual(forced.remap, weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: 0.05 } }).remap);
+});

@@ -2,7 +2,7 @@
 // against the installed package with tsc --strict.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -15,7 +15,9 @@ const quiet = { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }
 test('the packed tarball installs into an empty folder and welds', () => {
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, root], quiet));
   const files = packed[0].files.map((f) => f.path).sort();
-  assert.ok(files.includes('js/index.js') && files.includes('js/wasm-inline.js') && files.includes('js/index.d.ts'));
+  for (const file of ['js/index.js', 'js/index.d.ts', 'js/gather.js', 'js/three.js', 'js/three.d.ts', 'js/wasm-inline.js']) {
+    assert.ok(files.includes(file), `${file} is not in the package`);
+  }
   assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('demo/') || f.startsWith('bench/')), files.join(' '));
   const app = join(work, 'app');
   execFileSync('mkdir', ['-p', app]);
@@ -35,6 +37,25 @@ test('the packed tarball installs into an empty folder and welds', () => {
     { ...quiet, cwd: app },
   );
   assert.deepEqual(JSON.parse(out), { remap: [0, 0, 1], count: 2, method: 'grid-2r' });
+
+  // meshweld/three, with the optional peer three (and its types) beside it
+  mkdirSync(join(app, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(join(root, 'node_modules', 'three'), join(app, 'node_modules', 'three'));
+  symlinkSync(join(root, 'node_modules', '@types', 'three'), join(app, 'node_modules', '@types', 'three'));
+  const three = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { BoxGeometry } from 'three';
+       import { ready, weldGeometry } from 'meshweld/three';
+       await ready;
+       const g = weldGeometry(new BoxGeometry().toNonIndexed(), { attributes: 'position' });
+       console.log(g.getAttribute('position').count, g.index.count);`,
+    ],
+    { ...quiet, cwd: app },
+  );
+  assert.equal(three.trim(), '8 36');
 
   // the types, from the installed package, under tsc --strict
   cpSync(join(root, 'tests', 'types', 'usage.ts'), join(app, 'usage.ts'));

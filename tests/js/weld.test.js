@@ -133,3 +133,14 @@ test('auto falls back to kdtree when coordinates would overflow grid cells', () 
   assert.equal(r.method, 'kdtree');
   assert.deepEqual([...r.remap], [0, 0, 1]);
 });
+
+test('radius 0 welds bitwise-identical positions only, -0 equal to +0, with every method', () => {
+  const points = new Float32Array([0, 0, 0, -0, 0, -0, 1e-30, 0, 0, 1, 2, 3, 1, 2, 3, 1, 2, Math.fround(3 + 2 ** -22)]);
+  for (const method of ['naive', 'grid-r', 'grid-2r', 'bcc', 'kdtree', 'auto'])
+    for (const store of ['loose', 'precise']) {
+      const r = weld(points, { radius: 0, method, store });
+      assert.deepEqual([...r.remap], [0, 0, 1, 2, 2, 3], `${method}/${store}`);
+    }
+  assert.equal(bound({ radius: 0 }), 0);
+  assert.equal(countClosePairs(points, { radius: 0 }), 2);
+});

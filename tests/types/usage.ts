@@ -1,5 +1,7 @@
 // Type-checked with `tsc --strict` against the packed package (tests/js/package.test.js).
 import { ready, weld, Welder, PointBuffer, countClosePairs, bound, methods, type WeldResult, type Method } from 'meshweld';
+import { weldGeometry, boundaryEdges, type WeldGeometryOptions } from 'meshweld/three';
+import { BoxGeometry, type BufferGeometry } from 'three';
 
 async function main(): Promise<number> {
   await ready;
@@ -24,7 +26,14 @@ async function main(): Promise<number> {
   const all: readonly Method[] = methods;
   // @ts-expect-error: hex is not a store
   weld(positions, { radius: 1, store: 'hex' });
-  return remap.length + batch.length + kept.length + count + pairs + R + all.length + ran.length;
+
+  const options: WeldGeometryOptions = { radius: 1e-5, attributes: { normal: 0.05 }, removeDegenerate: true };
+  const geometry: BufferGeometry = weldGeometry(new BoxGeometry(), options);
+  const open: Uint32Array = boundaryEdges(geometry);
+  weldGeometry(geometry, { attributes: 'position' });
+  // @ts-expect-error: attributes is 'all', 'position' or tolerances
+  weldGeometry(geometry, { attributes: 'normal' });
+  return remap.length + batch.length + kept.length + count + pairs + R + all.length + ran.length + open.length;
 }
 
 void main();
