@@ -193,3 +193,38 @@ void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3])
         break;
     }
 }
+
+int meshweld_cells(int* keys, double* cell_size, const float* point, const meshweld_Options* options)
+{
+    if (!keys || !point || !options)
+        return meshweld_ErrorNull;
+    int dim = options->dim == 0 ? 3 : options->dim;
+    if (dim != 2 && dim != 3)
+        return meshweld_ErrorDim;
+    if (!(options->radius > 0.0f) || !isfinite(options->radius))
+        return meshweld_ErrorRadius;
+    int method = options->method == meshweld_MethodAuto ? meshweld_MethodGrid2R : options->method;
+    if (method < meshweld_MethodAuto || method > meshweld_MethodKdtree)
+        return meshweld_ErrorMethod;
+    if ((method == meshweld_MethodHex && dim != 2) || (method == meshweld_MethodBcc && dim != 3))
+        return meshweld_ErrorMethodDim;
+    if (method == meshweld_MethodNaive || method == meshweld_MethodKdtree)
+        return 0;
+    double scale = mw_gridScale(method, options->radius);
+    if (cell_size)
+        *cell_size = 1.0 / scale;
+    double s[3] = {0, 0, 0};
+    for (int a = 0; a < dim; ++a) {
+        if (!isfinite(point[a]))
+            return meshweld_ErrorNonFinite;
+        s[a] = (double)point[a] * scale;
+        if (fabs(s[a]) >= MW_CELL_LIMIT)
+            return meshweld_ErrorRange;
+    }
+    mw_Cells cells;
+    mw_gridCells(&cells, method, dim, s);
+    for (int k = 0; k < cells.count; ++k)
+        for (int a = 0; a < 3; ++a)
+            keys[k * 3 + a] = cells.key[k][a];
+    return cells.count;
+}

@@ -212,6 +212,21 @@ MESHWELD_API double meshweld_bound(int method, int store, int dim, float radius)
 /* The look-ups per distinct point of a grid method (0 for NAIVE, KDTREE and AUTO). */
 MESHWELD_API int meshweld_lookups(int method, int dim);
 
+/**
+ * The cells a grid method searches for one point, its store cell first (AUTO is GRID_2R): writes
+ * their integer keys, 3 ints each (z = 0 in 2D), and returns how many (0 for NAIVE and KDTREE),
+ * or a negative meshweld_Error. *cell_size (may be NULL) receives the cell size c, which is the
+ * nominal size times (1 + 2^-16). What a key (i, j, k) is:
+ *   GRID_R   the cube [i c, (i + 1) c) x [j c, (j + 1) c) x [k c, (k + 1) c), c = r (nominal)
+ *   GRID_2R  the cube of side c = 2r centred on (i c, j c, k c): the store grid, offset by half a
+ *            cell from the search grid [i c, (i + 1) c) whose corner picks the 2^d keys searched
+ *   HEX      the hexagon (side 2r) around the lattice point (i + j / 2, j sqrt(3) / 2) c, c = 2 sqrt(3) r
+ *   BCC      the truncated octahedron around (i, j, k) c / 2, c = 4 sqrt(2) r the cube edge
+ *            (i, j, k all even: a corner point, all odd: a centre point)
+ * keys must contain enough space for 27 * 3 ints; point holds dim floats.
+ */
+MESHWELD_API int meshweld_cells(int* keys, double* cell_size, const float* point, const meshweld_Options* options);
+
 /* Names: "auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree"; NULL for an unknown method. */
 MESHWELD_API const char* meshweld_methodName(int method);
 

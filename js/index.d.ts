@@ -68,6 +68,14 @@ export function countClosePairs(
 export function bound(options: { method?: Method; store?: Store; dim?: 2 | 3; radius: number }): number;
 export function lookups(method: Method, dim?: 2 | 3): number;
 export function memoryBytes(): number;
+/**
+ * The cells a grid method searches for one point, store cell first: 3 integer keys per cell and
+ * the cell size that places them (see meshweld_cells in c/meshweld.h). Empty for naive and kdtree.
+ */
+export function cells(
+  point: ArrayLike<number>,
+  options: { method?: Method; dim?: 2 | 3; radius: number },
+): { keys: Int32Array; size: number };
 
 export interface MeshAttribute<T extends ArrayBufferView = ArrayBufferView> {
   array: T;

@@ -400,6 +400,38 @@ export function lookups(method, dim = 3) {
   return wasm.meshweld_lookups(m, dim);
 }
 
+/**
+ * The cells a grid method searches for one point, its store cell first: `keys` holds 3 integers
+ * per cell (z = 0 in 2D) and `size` is the cell size, which places them (see meshweld_cells in
+ * c/meshweld.h). naive and kdtree search no cells: keys is empty. For drawing and teaching.
+ */
+export function cells(point, { method = 'auto', dim = 3, radius } = {}) {
+  core();
+  const o = parseOptions({ method, dim, radius }, 'cells');
+  if (!(radius > 0)) throw new RangeError(`meshweld: cells needs a radius > 0, got ${radius}`);
+  if (!point || typeof point.length !== 'number' || point.length < o.dim) {
+    throw new TypeError(`meshweld: cells point must hold ${o.dim} numbers, got ${describe(point)}`);
+  }
+  const scratch = allocate(16 + 8 + 27 * 12 + 16);
+  try {
+    const heap = f32();
+    for (let a = 0; a < o.dim; a++) heap[(scratch >>> 2) + a] = point[a];
+    const options = scratch + 24 + 27 * 12;
+    writeOptions(options, o);
+    const n = wasm.meshweld_cells(scratch + 24, scratch + 16, scratch, options);
+    if (n < 0) {
+      const v = Array.from({ length: o.dim }, (_, a) => point[a]).join(', ');
+      throw new RangeError(`meshweld: cells of point (${v}): ${ERROR_TEXT[n] ?? `error ${n}`}`);
+    }
+    return {
+      keys: new Int32Array(wasm.memory.buffer, scratch + 24, n * 3).slice(),
+      size: n > 0 ? new Float64Array(wasm.memory.buffer, scratch + 16, 1)[0] : 0,
+    };
+  } finally {
+    wasm.free(scratch);
+  }
+}
+
 /** Bytes of WebAssembly memory in use by the module (it only grows). */
 export function memoryBytes() {
   return core().memory.buffer.byteLength;

@@ -664,6 +664,56 @@ static void group_attributes(void)
         }
 }
 
+/* ---- meshweld_cells: what the demo draws is what the method searches ---- */
+static void group_cells(void)
+{
+    const int grid_methods[] = {meshweld_MethodGridR, meshweld_MethodGrid2R, meshweld_MethodHex, meshweld_MethodBcc};
+    for (int dim = 2; dim <= 3; ++dim)
+        for (int m = 0; m < 4; ++m) {
+            int method = grid_methods[m];
+            if (!method_fits(method, dim)) continue;
+            meshweld_Options o = {dim, 0.25f, method, 0};
+            seed(40 + m * 3 + dim);
+            size_t wrong = 0;
+            for (int t = 0; t < 20000; ++t) {
+                float p[3] = {(float)(uniform() * 20 - 10), (float)(uniform() * 20 - 10), (float)(uniform() * 20 - 10)};
+                int keys[81];
+                double c = 0;
+                int n = meshweld_cells(keys, &c, p, &o);
+                if (n != meshweld_lookups(method, dim)) { wrong++; continue; }
+                /* the store cell (first key) is the cell whose region holds p, as documented */
+                double best = 1e300;
+                int nearest = 0;
+                for (int k = 0; k < n; ++k) {
+                    double x, y, z = 0;
+                    if (method == meshweld_MethodHex) {
+                        x = (keys[k * 3] + 0.5 * keys[k * 3 + 1]) * c, y = keys[k * 3 + 1] * sqrt(3.0) / 2 * c;
+                    } else if (method == meshweld_MethodBcc) {
+                        x = keys[k * 3] * c / 2, y = keys[k * 3 + 1] * c / 2, z = keys[k * 3 + 2] * c / 2;
+                    } else {
+                        double half = method == meshweld_MethodGridR ? 0.5 : 0.0; /* grid-r keys are corners */
+                        x = (keys[k * 3] + half) * c, y = (keys[k * 3 + 1] + half) * c, z = dim == 3 ? (keys[k * 3 + 2] + half) * c : 0;
+                    }
+                    double dx = p[0] - x, dy = p[1] - y, dz = dim == 3 ? p[2] - z : 0;
+                    double d = method == meshweld_MethodGridR || method == meshweld_MethodGrid2R
+                                   ? fmax(fabs(dx), fmax(fabs(dy), fabs(dz))) /* a cube: the L-inf nearest centre */
+                                   : dx * dx + dy * dy + dz * dz;            /* Voronoi cells: the nearest centre */
+                    if (d < best) best = d, nearest = k;
+                }
+                if (nearest != 0) wrong++;
+            }
+            CHECK(wrong == 0, "%s dim %d: %zu points whose first cell is not theirs", meshweld_methodName(method), dim, wrong);
+        }
+    int keys[81];
+    float p[3] = {0, 0, 0};
+    meshweld_Options o = {3, 0.25f, meshweld_MethodKdtree, 0};
+    CHECK(meshweld_cells(keys, NULL, p, &o) == 0, "kdtree has no cells");
+    o.method = meshweld_MethodHex;
+    CHECK(meshweld_cells(keys, NULL, p, &o) == meshweld_ErrorMethodDim, "hex in 3D");
+    o.method = meshweld_MethodGridR, p[1] = NAN;
+    CHECK(meshweld_cells(keys, NULL, p, &o) == meshweld_ErrorNonFinite, "NaN point");
+}
+
 /* ---- radius 0: bitwise-identical positions only (-0 equal to +0), for every method ---- */
 static void group_exact(void)
 {
@@ -811,7 +861,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
-    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact},
+    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells},
 };
 
 int main(int argc, char** argv)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ready, weld, Welder, PointBuffer, countClosePairs, bound, lookups, methods } from '../../js/index.js';
+import { ready, weld, Welder, PointBuffer, countClosePairs, bound, lookups, methods, cells } from '../../js/index.js';
 import { expected, fixtures, fnv1a, mulberry32, violations } from './helpers.js';
 
 await ready;
@@ -143,4 +143,20 @@ test('radius 0 welds bitwise-identical positions only, -0 equal to +0, with ever
     }
   assert.equal(bound({ radius: 0 }), 0);
   assert.equal(countClosePairs(points, { radius: 0 }), 2);
+});
+
+test('cells reports the cells each grid method searches, store cell first', () => {
+  const radius = 0.1;
+  for (const [method, dim] of [['grid-r', 2], ['grid-r', 3], ['grid-2r', 2], ['grid-2r', 3], ['hex', 2], ['bcc', 3]]) {
+    const c = cells([0.31, 0.72, 0.05].slice(0, dim), { method, dim, radius });
+    assert.equal(c.keys.length, 3 * lookups(method, dim), method);
+    assert.ok(c.size > 0);
+  }
+  // grid-r: the store cell of (0.31, 0.72) is floor(p / c) with c = r (1 + 2^-16)
+  assert.deepEqual([...cells([0.31, 0.72], { method: 'grid-r', dim: 2, radius }).keys.slice(0, 3)], [3, 7, 0]);
+  // grid-2r: the store grid is centred on multiples of 2r: (0.31, 0.72) is nearest (0.4, 0.8)
+  assert.deepEqual([...cells([0.31, 0.72], { method: 'grid-2r', dim: 2, radius }).keys.slice(0, 3)], [2, 4, 0]);
+  assert.equal(cells([0, 0], { method: 'kdtree', dim: 2, radius }).keys.length, 0);
+  assert.throws(() => cells([0, NaN], { dim: 2, radius }), /cells of point \(0, NaN\): non-finite coordinate/);
+  assert.throws(() => cells([0], { dim: 2, radius }), /point must hold 2 numbers/);
 });
