@@ -45,8 +45,20 @@ void mw_deallocate(void* pointer)
         mw_deallocateHook(mw_allocatorUser, pointer);
 }
 
+static uint32_t mw_hashOf(uint32_t a, uint32_t b, uint32_t c)
+{
+    return mw_hash(a, b, c);
+}
+
 int mw_tableReserve(mw_Table* table, size_t total)
 {
+    return mw_tableReserveWith(table, total, mw_hashOf);
+}
+
+int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash)
+{
+    if (table->entries && total <= (table->mask + 1) / 2)
+        return meshweld_Ok;
     size_t capacity = 16;
     while (capacity / 2 < total) {
         if (capacity > SIZE_MAX / 2)
@@ -66,12 +78,40 @@ int mw_tableReserve(mw_Table* table, size_t total)
         for (size_t i = 0; i <= table->mask; ++i) {
             const mw_Entry* e = &table->entries[i];
             if (e->value != MW_NONE)
-                *mw_tableFind(&grown, e->key[0], e->key[1], e->key[2]) = *e;
+                *mw_tableFindHashed(&grown, hash(e->key[0], e->key[1], e->key[2]), e->key[0], e->key[1], e->key[2]) = *e;
         }
         mw_deallocate(table->entries);
     }
     *table = grown;
     return meshweld_Ok;
+}
+
+void mw_tableErase(mw_Table* table, mw_Entry* entry)
+{
+    mw_tableEraseWith(table, entry, mw_hashOf);
+}
+
+void mw_tableEraseWith(mw_Table* table, mw_Entry* entry, mw_HashFunction hash)
+{
+    size_t i = (size_t)(entry - table->entries), j = i;
+    for (;;) {
+        table->entries[i].value = MW_NONE;
+        for (;;) {
+            j = (j + 1) & table->mask;
+            const mw_Entry* e = &table->entries[j];
+            if (e->value == MW_NONE) {
+                table->count--;
+                return;
+            }
+            /* e stays unless its home slot lies cyclically outside (i, j] */
+            size_t home = hash(e->key[0], e->key[1], e->key[2]) & table->mask;
+            int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+            if (!stays)
+                break;
+        }
+        table->entries[i] = table->entries[j];
+        i = j;
+    }
 }
 
 void mw_tableFree(mw_Table* table)

@@ -135,7 +135,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         return meshweld_ErrorDim;
     if (!(r >= 0.0f) || !isfinite(r))
         return meshweld_ErrorRadius;
-    if (options->method < meshweld_MethodAuto || options->method > meshweld_MethodKdtree)
+    if (options->method < meshweld_MethodAuto || options->method > meshweld_MethodGrid)
         return meshweld_ErrorMethod;
     if (info)
         info->method = meshweld_MethodGrid2R, info->unique_count = 0;

@@ -58,7 +58,7 @@ double mw_gridScale(int method, double radius)
 
 static void mw_cellsGridR(mw_Cells* cells, int dim, const double s[3])
 {
-    int32_t c[3] = {(int32_t)floor(s[0]), (int32_t)floor(s[1]), dim == 3 ? (int32_t)floor(s[2]) : 0};
+    int32_t c[3] = {mw_floor(s[0]), mw_floor(s[1]), dim == 3 ? mw_floor(s[2]) : 0};
     int n = 0;
     cells->key[n][0] = c[0];
     cells->key[n][1] = c[1];
@@ -82,8 +82,8 @@ static void mw_cellsGrid2R(mw_Cells* cells, int dim, const double s[3])
 {
     int32_t f[3], o[3] = {0, 0, 0};
     for (int i = 0; i < dim; ++i) {
-        f[i] = (int32_t)floor(s[i]);
-        o[i] = (int32_t)floor(s[i] + 0.5) - f[i]; /* 0 or 1: the store cell's offset */
+        f[i] = mw_floor(s[i]);
+        o[i] = mw_floor(s[i] + 0.5) - f[i]; /* 0 or 1: the store cell's offset */
     }
     if (dim == 2)
         f[2] = 0;
@@ -110,7 +110,7 @@ static void mw_cellsHex(mw_Cells* cells, const double s[3])
     /* lattice coordinates: s = u (1, 0) + v (1/2, sqrt(3)/2) */
     double v = s[1] * (2.0 / MW_SQRT3);
     double u = s[0] - 0.5 * v;
-    int32_t i = (int32_t)floor(u), j = (int32_t)floor(v);
+    int32_t i = mw_floor(u), j = mw_floor(v);
     double fu = u - i, fv = v - j;
     int32_t c[3][2];
     if (fu + fv < 1.0) {
@@ -148,7 +148,7 @@ static double mw_bccPair(int32_t first[3], int32_t second[3], const double s[3],
     double dev[3], d = 0;
     int axis = 0;
     for (int i = 0; i < 3; ++i) {
-        double c = floor(s[i] - offset + 0.5);
+        double c = (double)mw_floor(s[i] - offset + 0.5);
         dev[i] = s[i] - offset - c;
         d += dev[i] * dev[i];
         first[i] = second[i] = 2 * (int32_t)c + (offset != 0.0);
@@ -203,20 +203,21 @@ int meshweld_cells(int* keys, double* cell_size, const float* point, const meshw
         return meshweld_ErrorDim;
     if (!(options->radius > 0.0f) || !isfinite(options->radius))
         return meshweld_ErrorRadius;
-    int method = options->method == meshweld_MethodAuto ? meshweld_MethodGrid2R : options->method;
-    if (method < meshweld_MethodAuto || method > meshweld_MethodKdtree)
+    int method = options->method == meshweld_MethodAuto ? meshweld_MethodGrid : options->method;
+    if (method < meshweld_MethodAuto || method > meshweld_MethodGrid)
         return meshweld_ErrorMethod;
     if ((method == meshweld_MethodHex && dim != 2) || (method == meshweld_MethodBcc && dim != 3))
         return meshweld_ErrorMethodDim;
-    if (method == meshweld_MethodNaive || method == meshweld_MethodKdtree)
+    for (int a = 0; a < dim; ++a)
+        if (!isfinite(point[a]))
+            return meshweld_ErrorNonFinite;
+    if (method == meshweld_MethodNaive || method == meshweld_MethodKdtree || method == meshweld_MethodGrid)
         return 0;
     double scale = mw_gridScale(method, options->radius);
     if (cell_size)
         *cell_size = 1.0 / scale;
     double s[3] = {0, 0, 0};
     for (int a = 0; a < dim; ++a) {
-        if (!isfinite(point[a]))
-            return meshweld_ErrorNonFinite;
         s[a] = (double)point[a] * scale;
         if (fabs(s[a]) >= MW_CELL_LIMIT)
             return meshweld_ErrorRange;

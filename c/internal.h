@@ -51,17 +51,62 @@ static inline uint32_t mw_hash(uint32_t a, uint32_t b, uint32_t c)
     return (uint32_t)h;
 }
 
-/* The slot holding key, or the empty slot where it would go. The table must not be full. */
-static inline mw_Entry* mw_tableFind(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
+/* A cheaper hash for grid cell keys: linear in the key, so that the hashes of neighbouring cells
+ * are one addition apart, then mixed (the lowbias32 finaliser). Linear collisions need keys
+ * thousands of cells apart on every axis. */
+#define MW_K0 0x9e3779b1u
+#define MW_K1 0x85ebca77u
+#define MW_K2 0xc2b2ae3du
+
+static inline uint32_t mw_mix(uint32_t h)
 {
-    size_t i = mw_hash(a, b, c) & table->mask;
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    h *= 0x846ca68bu;
+    h ^= h >> 16;
+    return h;
+}
+
+static inline uint32_t mw_cellHash(uint32_t a, uint32_t b, uint32_t c)
+{
+    return mw_mix(a * MW_K0 + b * MW_K1 + c * MW_K2);
+}
+
+/* floor for |x| < 2^31, without a libm call */
+static inline int32_t mw_floor(double x)
+{
+    int32_t t = (int32_t)x;
+    return t - (x < (double)t);
+}
+
+/* The slot holding key, or the empty slot where it would go, given the key's hash (the one the
+ * table is filled with: mw_hash, or mw_cellHash for cell tables). The table
+ * must not be full. */
+static inline mw_Entry* mw_tableFindHashed(const mw_Table* table, uint32_t hash, uint32_t a, uint32_t b, uint32_t c)
+{
+    size_t i = hash & table->mask;
     for (;;) {
         mw_Entry* e = &table->entries[i];
-        if (e->value == MW_NONE || (e->key[0] == a && e->key[1] == b && e->key[2] == c))
+        /* one branch per probe: empty or equal */
+        if ((e->value == MW_NONE) | ((e->key[0] == a) & (e->key[1] == b) & (e->key[2] == c)))
             return e;
         i = (i + 1) & table->mask;
     }
 }
+
+static inline mw_Entry* mw_tableFind(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
+{
+    return mw_tableFindHashed(table, mw_hash(a, b, c), a, b, c);
+}
+
+/* Removes an entry, shifting later entries of its probe run back (no tombstones). */
+void mw_tableErase(mw_Table* table, mw_Entry* entry);
+
+/* Cell tables use mw_cellHash: their reserve and erase take the hash function. */
+typedef uint32_t (*mw_HashFunction)(uint32_t a, uint32_t b, uint32_t c);
+int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash);
+void mw_tableEraseWith(mw_Table* table, mw_Entry* entry, mw_HashFunction hash);
 
 /* kdtree.c: a static kd-tree over float points, kdbush-style:
  * one array of ids and one of coordinates, both in tree order, median splits cycling axes. */

@@ -35,6 +35,9 @@ extern "C" {
  *   HEX      2D: hexagons of side 2r, 3 look-ups                         loose R = 2 sqrt(7) r
  *   BCC      3D: truncated octahedra of the BCC lattice, 4 look-ups      loose R = sqrt(74) r
  *   KDTREE   kd-tree range search                                         R = r
+ *   GRID     square cells sized to the data (at least 2r); each point searches the cells its
+ *            r-box touches, 1 or 2 per axis (1 for sparse points): always precise, R = r
+ *   AUTO     GRID, or KDTREE when coordinates are too large for any grid
  * With the precise store every method has R = r and returns exactly the NAIVE result.
  * Loose grid bounds carry a factor (1 + 2^-16) of slack that absorbs rounding. */
 typedef enum meshweld_Method {
@@ -44,7 +47,8 @@ typedef enum meshweld_Method {
     meshweld_MethodGrid2R = 3,
     meshweld_MethodHex = 4,
     meshweld_MethodBcc = 5,
-    meshweld_MethodKdtree = 6
+    meshweld_MethodKdtree = 6,
+    meshweld_MethodGrid = 7
 } meshweld_Method;
 
 /* Store policies of the grid methods (NAIVE and KDTREE are always precise). */

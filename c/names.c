@@ -3,11 +3,11 @@
 
 #include <math.h>
 
-static const char* const mw_methodNames[] = {"auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree"};
+static const char* const mw_methodNames[] = {"auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree", "grid"};
 
 const char* meshweld_methodName(int method)
 {
-    if (method < meshweld_MethodAuto || method > meshweld_MethodKdtree)
+    if (method < meshweld_MethodAuto || method > meshweld_MethodGrid)
         return NULL;
     return mw_methodNames[method];
 }
@@ -15,7 +15,7 @@ const char* meshweld_methodName(int method)
 int meshweld_methodFromName(const char* name)
 {
     if (name)
-        for (int m = meshweld_MethodAuto; m <= meshweld_MethodKdtree; ++m)
+        for (int m = meshweld_MethodAuto; m <= meshweld_MethodGrid; ++m)
             if (strcmp(name, mw_methodNames[m]) == 0)
                 return m;
     return meshweld_ErrorMethod;
@@ -49,12 +49,12 @@ double meshweld_bound(int method, int store, int dim, float radius)
         return -1.0;
     if (store != meshweld_StoreLoose && store != meshweld_StorePrecise)
         return -1.0;
-    if (method == meshweld_MethodAuto)
-        method = meshweld_MethodGrid2R;
     double r = radius, factor;
     switch (method) {
+    case meshweld_MethodAuto:
     case meshweld_MethodNaive:
     case meshweld_MethodKdtree:
+    case meshweld_MethodGrid:
         return r;
     case meshweld_MethodGridR: factor = 2.0 * sqrt((double)dim); break;
     case meshweld_MethodGrid2R: factor = 3.0 * sqrt((double)dim); break;

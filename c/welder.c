@@ -16,6 +16,14 @@
 
 #include <math.h>
 
+/* The grid methods run in windows of MW_WINDOW points. Each stage of a window first computes the
+ * hash slots it will need and touches them (independent loads the processor overlaps), then does
+ * the real work, in input order, on cache lines already on their way: the result is exactly the
+ * one-point-at-a-time loop's. Exact-table values from MW_PLACEHOLDER up mark positions of the
+ * current window whose output is not known yet, so outputs stay below MW_PLACEHOLDER. */
+#define MW_WINDOW 32
+#define MW_PLACEHOLDER (MW_NONE - MW_WINDOW)
+
 struct meshweld_Welder {
     int dim;
     int method;
@@ -32,6 +40,22 @@ struct meshweld_Welder {
     mw_Table cells; /* cell -> representative (loose) or newest representative (precise) */
 
     mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
+    uint32_t sink;  /* what the cache-warming loads read, kept so that they are not optimised away */
+
+    /* GRID: cells of size 1 / inverse, chains of representatives oldest first (the entry holds
+     * the newest, whose next is the oldest); work counts the chain steps, to shrink the cells
+     * when they hold too many representatives. */
+    double inverse, reach, spacing; /* spacing: the first batch's, for AUTO's switch to KDTREE */
+    size_t work, searched;
+
+    /* One-shot square grids whose cells fit a flat array (dense points): cell (a, b, c) is
+     * dense[(a - origin[0]) + extent[0] * ((b - origin[1]) + extent[1] * (c - origin[2]))],
+     * a representative (loose) or the newest of a chain (precise). */
+    int oneshot;
+    double low[3], high[3]; /* the batch's scaled coordinates, checked for the grid */
+    uint32_t* dense;
+    int32_t origin[3];
+    size_t extent[3];
 };
 
 static int mw_isGrid(int method)
@@ -42,7 +66,7 @@ static int mw_isGrid(int method)
 static int mw_autoMethod(int dim)
 {
     (void)dim;
-    return meshweld_MethodGrid2R;
+    return meshweld_MethodGrid;
 }
 
 static int mw_checkOptions(const meshweld_Options* options, int* dim, int* method, int* store)
@@ -56,7 +80,7 @@ static int mw_checkOptions(const meshweld_Options* options, int* dim, int* metho
     if (!(r >= 0.0f) || !isfinite(r))
         return meshweld_ErrorRadius;
     *method = options->method;
-    if (*method < meshweld_MethodAuto || *method > meshweld_MethodKdtree)
+    if (*method < meshweld_MethodAuto || *method > meshweld_MethodGrid)
         return meshweld_ErrorMethod;
     if ((*method == meshweld_MethodHex && *dim != 2) || (*method == meshweld_MethodBcc && *dim != 3))
         return meshweld_ErrorMethodDim;
@@ -69,7 +93,7 @@ static int mw_checkOptions(const meshweld_Options* options, int* dim, int* metho
 static void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;
-    w->scale = w->radius > 0 ? mw_gridScale(method, w->radius) : 0.0;
+    w->scale = w->radius > 0 && mw_isGrid(method) ? mw_gridScale(method, w->radius) : 1.0;
 }
 
 static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
@@ -95,8 +119,10 @@ static void mw_release(meshweld_Welder* w)
     mw_tableFree(&w->exact);
     mw_tableFree(&w->cells);
     mw_kdFree(&w->tree);
+    mw_deallocate(w->dense);
     w->reps = NULL;
     w->next = NULL;
+    w->dense = NULL;
 }
 
 static void mw_report(meshweld_Info* info, const meshweld_Welder* w)
@@ -118,66 +144,87 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
         return meshweld_ErrorNull;
     if (mw_badStride(stride, (size_t)w->dim))
         return meshweld_ErrorStride;
-    if (count >= MW_NONE - w->fed || count > SIZE_MAX / stride)
+    if (count >= MW_PLACEHOLDER - w->fed || count > SIZE_MAX / stride)
         return meshweld_ErrorCount;
 
+    /* one branch-free pass: x - x summed stays 0 unless some coordinate is NaN or infinite, and
+     * (but for GRID, which sizes its cells as it goes) the bounding box */
+    int dim = w->dim;
+    float lo[3] = {points[0], points[1], dim == 3 ? points[2] : 0.0f}, hi[3] = {lo[0], lo[1], lo[2]};
+    float bad = 0.0f;
+    if (w->method == meshweld_MethodGrid) {
+        for (size_t i = 0; i < count; ++i) {
+            const float* p = mw_point(points, stride, i);
+            float x = p[0], y = p[1], z = dim == 3 ? p[2] : 0.0f;
+            bad += (x - x) + (y - y) + (z - z);
+        }
+    } else {
+        for (size_t i = 0; i < count; ++i) {
+            const float* p = mw_point(points, stride, i);
+            float x = p[0], y = p[1], z = dim == 3 ? p[2] : 0.0f;
+            bad += (x - x) + (y - y) + (z - z);
+            lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
+            lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
+            lo[2] = z < lo[2] ? z : lo[2], hi[2] = z > hi[2] ? z : hi[2];
+        }
+    }
     int grid = mw_isGrid(w->method) && w->radius > 0; /* radius 0: the exact pass is the whole weld */
+    for (int a = 0; a < 3; ++a) {
+        w->low[a] = (double)lo[a] * w->scale;
+        w->high[a] = (double)hi[a] * w->scale;
+    }
+    if (bad == 0.0f && !(grid && fmax(fabs(w->low[0]), fmax(fabs(w->high[0]), fmax(fabs(w->low[1]), fmax(fabs(w->high[1]),
+                          fmax(fabs(w->low[2]), fabs(w->high[2])))))) >= MW_CELL_LIMIT))
+        return meshweld_Ok;
+
+    /* something is wrong: find the first offending coordinate */
     for (size_t i = 0; i < count; ++i) {
         const float* p = mw_point(points, stride, i);
-        for (int a = 0; a < w->dim; ++a) {
-            if (!isfinite(p[a])) {
+        for (int a = 0; a < dim; ++a) {
+            int error = !isfinite(p[a]) ? meshweld_ErrorNonFinite
+                        : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT ? meshweld_ErrorRange
+                                                                                              : meshweld_Ok;
+            if (error) {
                 if (info)
                     info->error_point = i, info->error_axis = a;
-                return meshweld_ErrorNonFinite;
-            }
-            if (grid && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT) {
-                if (!w->automatic) {
-                    if (info)
-                        info->error_point = i, info->error_axis = a;
-                    return meshweld_ErrorRange;
-                }
-                grid = 0; /* keep checking finiteness */
+                return error;
             }
         }
     }
-    if (w->automatic && mw_isGrid(w->method) && w->radius > 0 && !grid) {
-        /* the representatives are a valid state for any method: hand them to the kd-tree */
-        mw_tableFree(&w->cells);
-        mw_deallocate(w->next);
-        w->next = NULL;
-        mw_setMethod(w, meshweld_MethodKdtree);
+    return meshweld_Ok; /* not reached */
+}
+
+/* Makes room for count more representatives (and their precise-store links). */
+static int mw_reserveReps(meshweld_Welder* w, size_t count)
+{
+    size_t total = w->rep_count + count;
+    if (total <= w->rep_capacity)
+        return meshweld_Ok;
+    int linked = (w->store == meshweld_StorePrecise && mw_isGrid(w->method)) || w->method == meshweld_MethodGrid;
+    size_t capacity = w->rep_capacity * 2 > total ? w->rep_capacity * 2 : total;
+    float* reps = (float*)mw_allocate(capacity, 3 * sizeof(float));
+    uint32_t* next = linked && reps ? (uint32_t*)mw_allocate(capacity, sizeof(uint32_t)) : NULL;
+    if (!reps || (linked && !next)) {
+        mw_deallocate(reps);
+        return meshweld_ErrorMemory;
     }
+    if (w->rep_count) {
+        memcpy(reps, w->reps, w->rep_count * 3 * sizeof(float));
+        if (next && w->next)
+            memcpy(next, w->next, w->rep_count * sizeof(uint32_t));
+    }
+    mw_deallocate(w->reps);
+    mw_deallocate(w->next);
+    w->reps = reps;
+    w->next = next;
+    w->rep_capacity = capacity;
     return meshweld_Ok;
 }
 
-/* Makes room for count more points, so that the batch itself allocates nothing but scratch. */
+/* Makes room for count more points in every table, so that the batch allocates nothing else. */
 static int mw_reserve(meshweld_Welder* w, size_t count)
 {
-    size_t total = w->rep_count + count;
-    if (total > w->rep_capacity) {
-        size_t capacity = w->rep_capacity * 2 > total ? w->rep_capacity * 2 : total;
-        float* reps = (float*)mw_allocate(capacity, 3 * sizeof(float));
-        uint32_t* next = NULL;
-        if (reps && w->store == meshweld_StorePrecise && mw_isGrid(w->method))
-            next = (uint32_t*)mw_allocate(capacity, sizeof(uint32_t));
-        if (!reps || (w->store == meshweld_StorePrecise && mw_isGrid(w->method) && !next)) {
-            mw_deallocate(reps);
-            return meshweld_ErrorMemory;
-        }
-        if (w->rep_count) {
-            memcpy(reps, w->reps, w->rep_count * 3 * sizeof(float));
-            if (next && w->next)
-                memcpy(next, w->next, w->rep_count * sizeof(uint32_t));
-        }
-        mw_deallocate(w->reps);
-        mw_deallocate(w->next);
-        w->reps = reps;
-        w->next = next;
-        w->rep_capacity = capacity;
-    }
-    if (mw_tableReserve(&w->exact, w->exact.count + count))
-        return meshweld_ErrorMemory;
-    if (mw_isGrid(w->method) && w->radius > 0 && mw_tableReserve(&w->cells, w->cells.count + count))
+    if (mw_reserveReps(w, count) || mw_tableReserve(&w->exact, w->exact.count + count))
         return meshweld_ErrorMemory;
     return meshweld_Ok;
 }
@@ -192,37 +239,40 @@ static uint32_t mw_newRep(meshweld_Welder* w, const double p[3])
     return rep;
 }
 
-/* The representative p merges into, creating one (and storing it) when there is none. */
-static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3])
-{
-    double s[3] = {p[0] * w->scale, p[1] * w->scale, p[2] * w->scale};
-    mw_Cells cells;
-    mw_gridCells(&cells, w->method, w->dim, s);
+/* A cell key and its hash. */
+typedef struct mw_Key {
+    uint32_t key[3];
+    uint32_t hash;
+} mw_Key;
 
+static mw_Entry* mw_find(const mw_Table* table, const mw_Key* k)
+{
+    return mw_tableFindHashed(table, k->hash, k->key[0], k->key[1], k->key[2]);
+}
+
+/* The representative p merges into, given its cells (store cell first), creating one (and
+ * storing it) when there is none. */
+static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
+{
+    mw_Entry* home = mw_find(&w->cells, &cells[0]);
     if (w->store == meshweld_StoreLoose) {
-        mw_Entry* home = NULL;
-        for (int k = 0; k < cells.count; ++k) {
-            const int32_t* c = cells.key[k];
-            mw_Entry* e = mw_tableFind(&w->cells, (uint32_t)c[0], (uint32_t)c[1], (uint32_t)c[2]);
+        if (home->value != MW_NONE)
+            return home->value;
+        for (int k = 1; k < count; ++k) {
+            mw_Entry* e = mw_find(&w->cells, &cells[k]);
             if (e->value != MW_NONE)
                 return e->value;
-            if (k == 0)
-                home = e;
         }
         uint32_t rep = mw_newRep(w, p);
-        memcpy(home->key, cells.key[0], sizeof(home->key));
+        memcpy(home->key, cells[0].key, sizeof(home->key));
         home->value = rep;
         w->cells.count++;
         return rep;
     }
 
     uint32_t best = MW_NONE;
-    mw_Entry* home = NULL;
-    for (int k = 0; k < cells.count; ++k) {
-        const int32_t* c = cells.key[k];
-        mw_Entry* e = mw_tableFind(&w->cells, (uint32_t)c[0], (uint32_t)c[1], (uint32_t)c[2]);
-        if (k == 0)
-            home = e;
+    for (int k = 0; k < count; ++k) {
+        const mw_Entry* e = k == 0 ? home : mw_find(&w->cells, &cells[k]);
         for (uint32_t q = e->value; q != MW_NONE; q = w->next[q])
             if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
                 best = q;
@@ -231,12 +281,87 @@ static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3])
         return best;
     uint32_t rep = mw_newRep(w, p);
     if (home->value == MW_NONE) {
-        memcpy(home->key, cells.key[0], sizeof(home->key));
+        memcpy(home->key, cells[0].key, sizeof(home->key));
         w->cells.count++;
     }
     w->next[rep] = home->value;
     home->value = rep;
     return rep;
+}
+
+/* The square grids' search orders, as offsets d = dx + 2 dy + 4 dz (grid-2r, by the store cell's
+ * offset o: o first, then the others in order) or (dx + 1) + 3 (dy + 1) + 9 (dz + 1) (grid-r:
+ * the point's cell first), the order of mw_gridCells, written out so that the hot loop has no
+ * data-dependent branch. */
+static const uint8_t mw_order2[8][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 2, 3, 4, 5, 6, 7}, {2, 0, 1, 3, 4, 5, 6, 7}, {3, 0, 1, 2, 4, 5, 6, 7},
+    {4, 0, 1, 2, 3, 5, 6, 7}, {5, 0, 1, 2, 3, 4, 6, 7}, {6, 0, 1, 2, 3, 4, 5, 7}, {7, 0, 1, 2, 3, 4, 5, 6}};
+static const uint8_t mw_order1[27] = {13, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
+static const uint8_t mw_order1Flat[9] = {13, 9, 10, 11, 12, 14, 15, 16, 17}; /* the plane dz = 0 */
+
+/* A square grid's cells of a point: the search order and the cell (f, pre-hash) the offsets
+ * apply to. Returns the number of cells. */
+typedef struct mw_Square {
+    int32_t f[3];       /* the corner cell of the block searched */
+    const uint8_t* order;
+    int count;
+    int radius;         /* offsets run from -radius to 1 */
+} mw_Square;
+
+static void mw_square(const meshweld_Welder* w, const double p[3], mw_Square* q)
+{
+    q->f[2] = 0;
+    if (w->method == meshweld_MethodGrid2R) {
+        int oi = 0;
+        for (int a = 0; a < w->dim; ++a) {
+            double s = p[a] * w->scale;
+            q->f[a] = mw_floor(s);
+            oi |= (mw_floor(s + 0.5) - q->f[a]) << a; /* the store cell's offset, 0 or 1 */
+        }
+        q->order = mw_order2[oi];
+        q->count = 1 << w->dim;
+        q->radius = 0;
+    } else {
+        for (int a = 0; a < w->dim; ++a)
+            q->f[a] = mw_floor(p[a] * w->scale);
+        q->order = w->dim == 3 ? mw_order1 : mw_order1Flat;
+        q->count = w->dim == 3 ? 27 : 9;
+        q->radius = 1;
+    }
+}
+
+/* Offset d of a square grid in cells, per axis. */
+static inline int32_t mw_dx(int d, int radius) { return radius ? d % 3 - 1 : d & 1; }
+static inline int32_t mw_dy(int d, int radius) { return radius ? d / 3 % 3 - 1 : (d >> 1) & 1; }
+static inline int32_t mw_dz(int d, int radius) { return radius ? d / 9 - 1 : d >> 2; }
+
+/* The cells of a point, with their hashes, in the order of mw_gridCells. */
+static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys)
+{
+    if (w->method == meshweld_MethodGrid2R || w->method == meshweld_MethodGridR) {
+        mw_Square q;
+        mw_square(w, p, &q);
+        uint32_t base = (uint32_t)q.f[0] * MW_K0 + (uint32_t)q.f[1] * MW_K1 + (uint32_t)q.f[2] * MW_K2;
+        for (int k = 0; k < q.count; ++k) {
+            int d = q.order[k];
+            int32_t dx = mw_dx(d, q.radius), dy = mw_dy(d, q.radius), dz = mw_dz(d, q.radius);
+            keys[k].key[0] = (uint32_t)(q.f[0] + dx);
+            keys[k].key[1] = (uint32_t)(q.f[1] + dy);
+            keys[k].key[2] = (uint32_t)(q.f[2] + dz);
+            keys[k].hash = mw_mix(base + (uint32_t)dx * MW_K0 + (uint32_t)dy * MW_K1 + (uint32_t)dz * MW_K2);
+        }
+        return q.count;
+    }
+    mw_Cells cells;
+    double s[3] = {p[0] * w->scale, p[1] * w->scale, p[2] * w->scale};
+    mw_gridCells(&cells, w->method, w->dim, s);
+    for (int k = 0; k < cells.count; ++k) {
+        uint32_t a = (uint32_t)cells.key[k][0], b = (uint32_t)cells.key[k][1], c = (uint32_t)cells.key[k][2];
+        keys[k].key[0] = a, keys[k].key[1] = b, keys[k].key[2] = c;
+        keys[k].hash = mw_cellHash(a, b, c);
+    }
+    return cells.count;
 }
 
 static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
@@ -381,23 +506,494 @@ meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* err
     return w;
 }
 
+/* A one-shot square-grid weld uses a flat cell array when the batch's cells, with the neighbours
+ * searched, number at most four per point (plus a little): dense point sets such as uniform
+ * clouds, where it replaces every hash probe by one load. */
+static int mw_denseSetup(meshweld_Welder* w, size_t count)
+{
+    if (!w->oneshot || (w->method != meshweld_MethodGrid2R && w->method != meshweld_MethodGridR))
+        return 0;
+    int pad = w->method == meshweld_MethodGridR; /* grid-r searches f - 1 .. f + 1, grid-2r f .. f + 1 */
+    double cells = 1.0;
+    for (int a = 0; a < 3; ++a) {
+        if (a == 2 && w->dim == 2) {
+            w->origin[a] = 0, w->extent[a] = 1;
+            continue;
+        }
+        int32_t lo = mw_floor(w->low[a]), hi = mw_floor(w->high[a]);
+        w->origin[a] = lo - pad;
+        w->extent[a] = (size_t)((int64_t)hi - lo + 2 + 2 * pad);
+        cells *= (double)w->extent[a];
+    }
+    if (cells > 4.0 * (double)count + 65536.0)
+        return 0;
+    w->dense = (uint32_t*)mw_allocate((size_t)cells, sizeof(uint32_t));
+    if (!w->dense)
+        return 0; /* the hash table needs less memory: use it */
+    memset(w->dense, 0xff, (size_t)cells * sizeof(uint32_t));
+    return 1;
+}
+
+/* The flat-array indices of a point's cells, in the order of mw_gridCells, in keys[k].hash. */
+static int mw_denseCells(const meshweld_Welder* w, const double p[3], mw_Key* keys)
+{
+    mw_Square q;
+    mw_square(w, p, &q);
+    ptrdiff_t sy = (ptrdiff_t)w->extent[0], sz = (ptrdiff_t)(w->extent[0] * w->extent[1]);
+    ptrdiff_t base = (q.f[0] - w->origin[0]) + sy * (q.f[1] - w->origin[1]) + sz * (q.f[2] - w->origin[2]);
+    for (int k = 0; k < q.count; ++k) {
+        int d = q.order[k];
+        keys[k].hash = (uint32_t)(base + mw_dx(d, q.radius) + sy * mw_dy(d, q.radius) + sz * mw_dz(d, q.radius));
+    }
+    return q.count;
+}
+
+/* mw_weldGrid on the flat cell array. */
+static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
+{
+    uint32_t* home = &w->dense[cells[0].hash];
+    if (w->store == meshweld_StoreLoose) {
+        if (*home != MW_NONE)
+            return *home;
+        for (int k = 1; k < count; ++k) {
+            uint32_t v = w->dense[cells[k].hash];
+            if (v != MW_NONE)
+                return v;
+        }
+        return *home = mw_newRep(w, p);
+    }
+    uint32_t best = MW_NONE;
+    for (int k = 0; k < count; ++k)
+        for (uint32_t q = w->dense[cells[k].hash]; q != MW_NONE; q = w->next[q])
+            if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+                best = q;
+    if (best != MW_NONE)
+        return best;
+    uint32_t rep = mw_newRep(w, p);
+    w->next[rep] = *home;
+    *home = rep;
+    return rep;
+}
+
+/* The exact-duplicate key of a point (-0 folded onto +0) and its hash. */
+static void mw_exactKey(const meshweld_Welder* w, const float* src, mw_Key* k)
+{
+    float v[3] = {src[0] + 0.0f, src[1] + 0.0f, w->dim == 3 ? src[2] + 0.0f : 0.0f}; /* -0 + 0 = +0 */
+    memcpy(k->key, v, sizeof(v));
+    k->hash = mw_hash(k->key[0], k->key[1], k->key[2]);
+}
+
+/* Undoes a grid batch that failed part-way: removes the representatives made since rep_before
+ * from the cell table (newest first, so precise chains unwind), and the exact keys of the
+ * points listed in fresh. Without fresh (the welder was empty before the batch) it empties all. */
+static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_t* fresh, size_t fresh_count,
+                            const float* points, size_t stride)
+{
+    if (!fresh) {
+        mw_tableFree(&w->exact);
+        mw_tableFree(&w->cells);
+        w->rep_count = 0;
+        return;
+    }
+    mw_Key keys[27];
+    while (w->rep_count > rep_before) {
+        uint32_t rep = (uint32_t)--w->rep_count;
+        double p[3] = {w->reps[rep * 3], w->reps[rep * 3 + 1], w->reps[rep * 3 + 2]};
+        mw_cellKeys(w, p, keys);
+        mw_Entry* home = mw_find(&w->cells, &keys[0]);
+        if (w->store == meshweld_StorePrecise && w->next[rep] != MW_NONE)
+            home->value = w->next[rep];
+        else
+            mw_tableEraseWith(&w->cells, home, mw_cellHash);
+    }
+    for (size_t j = 0; j < fresh_count; ++j) {
+        mw_Key k;
+        mw_exactKey(w, mw_point(points, stride, fresh[j]), &k);
+        mw_tableErase(&w->exact, mw_find(&w->exact, &k));
+    }
+}
+
+/* Scratch of one grid window. */
+typedef struct mw_Window {
+    mw_Key exact[MW_WINDOW];   /* per point: its exact key */
+    uint32_t result[MW_WINDOW]; /* per point: its output, or MW_PLACEHOLDER + j for pending j */
+    uint32_t pending[MW_WINDOW];   /* per new position j: its point in the window */
+    mw_Entry* slot[MW_WINDOW];     /* per new position j: its exact-table slot */
+    uint32_t output[MW_WINDOW];    /* per new position j: its output */
+    int cell_count[MW_WINDOW];
+    mw_Key cells[MW_WINDOW][27];   /* per new position j: its cells */
+} mw_Window;
+
+/* The grid methods, window by window; tables grow between windows. On failure the welder is
+ * rolled back to its state before the batch. */
+static int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
+{
+    size_t rep_before = w->rep_count, fresh_count = 0;
+    uint32_t* fresh = NULL; /* points of this batch whose position was new: needed to undo */
+    mw_Window* win = (mw_Window*)mw_allocate(1, sizeof(mw_Window));
+    if (!win || (w->fed > 0 && !(fresh = (uint32_t*)mw_allocate(count, sizeof(uint32_t))))) {
+        mw_deallocate(win);
+        return meshweld_ErrorMemory;
+    }
+    int error = meshweld_Ok;
+    uint32_t sink = 0;
+    int dense = mw_denseSetup(w, count);
+    for (size_t base = 0; base < count; base += MW_WINDOW) {
+        size_t m = count - base < MW_WINDOW ? count - base : MW_WINDOW;
+        if (mw_reserveReps(w, m) || mw_tableReserve(&w->exact, w->exact.count + m) ||
+            (!dense && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash))) {
+            mw_rollbackGrid(w, rep_before, fresh, fresh_count, points, stride);
+            error = meshweld_ErrorMemory;
+            break;
+        }
+        /* exact keys, and their slots touched */
+        for (size_t k = 0; k < m; ++k) {
+            mw_exactKey(w, mw_point(points, stride, base + k), &win->exact[k]);
+            sink ^= w->exact.entries[win->exact[k].hash & w->exact.mask].value;
+        }
+        /* duplicates take their output; new positions are marked pending */
+        size_t n = 0;
+        for (size_t k = 0; k < m; ++k) {
+            mw_Entry* e = mw_find(&w->exact, &win->exact[k]);
+            if (e->value == MW_NONE) {
+                memcpy(e->key, win->exact[k].key, sizeof(e->key));
+                e->value = MW_PLACEHOLDER + (uint32_t)n;
+                w->exact.count++;
+                win->slot[n] = e;
+                win->pending[n++] = (uint32_t)k;
+            }
+            win->result[k] = e->value;
+        }
+        /* the cells of the new positions, their slots touched */
+        for (size_t j = 0; j < n; ++j) {
+            double p[3];
+            mw_load(p, mw_point(points, stride, base + win->pending[j]), w->dim);
+            if (dense) {
+                win->cell_count[j] = mw_denseCells(w, p, win->cells[j]);
+                for (int k = 0; k < win->cell_count[j]; ++k)
+                    sink ^= w->dense[win->cells[j][k].hash];
+            } else {
+                win->cell_count[j] = mw_cellKeys(w, p, win->cells[j]);
+                for (int k = 0; k < win->cell_count[j]; ++k)
+                    sink ^= w->cells.entries[win->cells[j][k].hash & w->cells.mask].value;
+            }
+        }
+        /* the weld itself, in input order */
+        for (size_t j = 0; j < n; ++j) {
+            double p[3];
+            mw_load(p, mw_point(points, stride, base + win->pending[j]), w->dim);
+            win->output[j] = dense ? mw_weldDense(w, p, win->cells[j], win->cell_count[j])
+                                   : mw_weldGrid(w, p, win->cells[j], win->cell_count[j]);
+            win->slot[j]->value = win->output[j];
+            if (fresh)
+                fresh[fresh_count++] = (uint32_t)(base + win->pending[j]);
+        }
+        for (size_t k = 0; k < m; ++k) {
+            uint32_t v = win->result[k];
+            remap[base + k] = v >= MW_PLACEHOLDER && v != MW_NONE ? win->output[v - MW_PLACEHOLDER] : v;
+        }
+    }
+    w->sink ^= sink;
+    mw_deallocate(win);
+    mw_deallocate(fresh);
+    return error;
+}
+
+/* ---- GRID: square cells sized to the data, precise ----
+ * A point p merges into the earliest representative within r (the NAIVE result, whatever the
+ * cell size); it searches the cells that the box [p - r, p + r] touches. Cells at least 2r wide
+ * make that at most 2 per axis, and cells as wide as the points' spacing make it 1 for most
+ * points of a sparse set (a mesh, a soup: r is far below the edge length). The representatives
+ * are the whole state, so the cells can be rebuilt at another size at any time: when chains grow
+ * long (cells too wide for the density) and when coordinates outgrow the cell indices. */
+
+#define MW_GRID_WORK 24.0
+#define MW_SWITCHED 1 /* mw_addAdaptive handed an AUTO welder to the kd-tree */ /* chain steps per point searched above which cells shrink */
+
+/* The typical spacing of the points, from a sample of 256: the median gap between consecutive
+ * points (meshes and soups store neighbours together), or the spacing of a uniform cloud in the
+ * sample's bounding box, whichever is smaller. Only speed depends on it. */
+static double mw_spacing(const meshweld_Welder* w, const float* points, size_t count, size_t stride)
+{
+    double gaps[257], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    int n = 0, sampled = 0;
+    size_t step = count / 256 > 0 ? count / 256 : 1;
+    for (size_t i = 0; i < count && sampled < 257; i += step, ++sampled) {
+        const float* a = mw_point(points, stride, i);
+        double g = 0;
+        for (int k = 0; k < w->dim; ++k) {
+            if (!isfinite(a[k]))
+                return 0.0; /* the weld reports it */
+            lo[k] = sampled ? fmin(lo[k], a[k]) : a[k];
+            hi[k] = sampled ? fmax(hi[k], a[k]) : a[k];
+            if (i + 1 < count)
+                g = fmax(g, fabs((double)a[k] - (double)mw_point(points, stride, i + 1)[k]));
+        }
+        if (g > 0 && isfinite(g))
+            gaps[n++] = g;
+    }
+    double volume = 1.0;
+    int axes = 0;
+    for (int k = 0; k < w->dim; ++k)
+        if (hi[k] > lo[k])
+            volume *= hi[k] - lo[k], axes++;
+    double spread = axes ? pow(volume / (double)count, 1.0 / axes) : 0.0;
+    if (n == 0)
+        return spread;
+    for (int i = 1; i < n; ++i) /* insertion sort, n <= 257 */
+        for (int j = i; j > 0 && gaps[j - 1] > gaps[j]; --j) {
+            double t = gaps[j];
+            gaps[j] = gaps[j - 1], gaps[j - 1] = t;
+        }
+    double median = gaps[n / 2];
+    /* times an irrational factor, so that lattice data (tiles, grids) does not line up with the
+     * cell boundaries, where every point would search two cells per axis */
+    return (spread > 0 && spread < median ? spread : median) * 1.2360679774997896;
+}
+
+static void mw_gridHome(const meshweld_Welder* w, const float* q, uint32_t key[3])
+{
+    key[0] = (uint32_t)mw_floor((double)q[0] * w->inverse);
+    key[1] = (uint32_t)mw_floor((double)q[1] * w->inverse);
+    key[2] = w->dim == 3 ? (uint32_t)mw_floor((double)q[2] * w->inverse) : 0u;
+}
+
+/* Appends representative rep to the chain of cell e (found for key), the cell its position is in. */
+static void mw_gridLink(meshweld_Welder* w, mw_Entry* e, const uint32_t key[3], uint32_t rep)
+{
+    if (e->value == MW_NONE) {
+        memcpy(e->key, key, 3 * sizeof(uint32_t));
+        w->next[rep] = rep;
+        w->cells.count++;
+    } else {
+        w->next[rep] = w->next[e->value]; /* the oldest */
+        w->next[e->value] = rep;
+    }
+    e->value = rep;
+}
+
+/* Appends representative rep to the chain of its cell; the table has room. */
+static void mw_gridInsert(meshweld_Welder* w, uint32_t rep)
+{
+    uint32_t key[3];
+    mw_gridHome(w, &w->reps[rep * 3], key);
+    mw_gridLink(w, mw_tableFindHashed(&w->cells, mw_cellHash(key[0], key[1], key[2]), key[0], key[1], key[2]), key, rep);
+}
+
+/* Sets the cell size and rebuilds the cells from the representatives. The reach of a search, in
+ * cells, covers r and every rounding of the products (cell indices stay below 2^28, where a
+ * double is exact to 2^-24 of a cell). */
+static int mw_gridRebuild(meshweld_Welder* w, double size, size_t room)
+{
+    mw_Table cells = {0};
+    if (mw_tableReserveWith(&cells, w->rep_count + room, mw_cellHash))
+        return meshweld_ErrorMemory;
+    mw_tableFree(&w->cells);
+    w->cells = cells;
+    w->inverse = 1.0 / size;
+    w->reach = w->radius * w->inverse * MW_SLACK + 0x1p-20;
+    for (size_t q = 0; q < w->rep_count; ++q)
+        mw_gridInsert(w, (uint32_t)q);
+    w->work = w->searched = 0;
+    return meshweld_Ok;
+}
+
+/* The earliest representative of a chain (given by its newest) within r of p, below best. */
+static uint32_t mw_gridChain(meshweld_Welder* w, uint32_t newest, const double p[3], uint32_t best)
+{
+    uint32_t q = w->next[newest]; /* oldest first: the first match is the chain's earliest */
+    for (;;) {
+        w->work++;
+        if (q >= best)
+            return best;
+        if (mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+            return q;
+        if (q == newest)
+            return best;
+        q = w->next[q];
+    }
+}
+
+/* The earliest representative within r of p, or MW_NONE; s is p in cells. *home receives the
+ * slot of the cell p is in, and key its key (for the insertion of a new representative). */
+static uint32_t mw_gridSearch(meshweld_Welder* w, const double p[3], const double s[3], mw_Entry** home, uint32_t key[3])
+{
+    /* the cells of s - e and s + e: floor(s), one less when s is within e of its cell's start,
+     * one more when within e of its end (s - floor(s) is exact) */
+    double e = w->reach, f = 1.0 - e;
+    int32_t fx = mw_floor(s[0]), fy = mw_floor(s[1]), fz = mw_floor(s[2]);
+    double ux = s[0] - fx, uy = s[1] - fy, uz = s[2] - fz;
+    int32_t x0 = fx - (ux < e), x1 = fx + (ux > f), y0 = fy - (uy < e), y1 = fy + (uy > f);
+    int32_t z0 = fz - (w->dim == 3 && uz < e), z1 = fz + (w->dim == 3 && uz > f);
+    w->searched++;
+    key[0] = (uint32_t)fx, key[1] = (uint32_t)fy, key[2] = (uint32_t)fz;
+    if (x0 == x1 && y0 == y1 && z0 == z1) { /* the r-box lies in one cell: a sparse set's usual case */
+        mw_Entry* c = mw_tableFindHashed(&w->cells, mw_cellHash(key[0], key[1], key[2]), key[0], key[1], key[2]);
+        *home = c;
+        return c->value == MW_NONE ? MW_NONE : mw_gridChain(w, c->value, p, MW_NONE);
+    }
+    uint32_t best = MW_NONE;
+    for (int32_t z = z0; z <= z1; ++z)
+        for (int32_t y = y0; y <= y1; ++y) {
+            uint32_t pre = (uint32_t)y * MW_K1 + (uint32_t)z * MW_K2;
+            for (int32_t x = x0; x <= x1; ++x) {
+                mw_Entry* c = mw_tableFindHashed(&w->cells, mw_mix(pre + (uint32_t)x * MW_K0), (uint32_t)x,
+                                                 (uint32_t)y, (uint32_t)z);
+                if (x == fx && y == fy && z == fz)
+                    *home = c;
+                if (c->value != MW_NONE)
+                    best = mw_gridChain(w, c->value, p, best);
+            }
+        }
+    return best;
+}
+
+/* Undoes a GRID batch: the representatives it made go, the cells are rebuilt without them, and
+ * the exact cache (only a cache) is dropped. */
+static void mw_rollbackAdaptive(meshweld_Welder* w, size_t rep_before)
+{
+    w->rep_count = rep_before;
+    mw_tableFree(&w->exact);
+    if (mw_gridRebuild(w, 1.0 / w->inverse, 0))
+        mw_tableFree(&w->cells); /* no room even for that: rebuilt at the next batch */
+}
+
+/* GRID, point by point. Bitwise-identical
+ * positions are looked up in an exact cache first (they have the same answer: later
+ * representatives are never earlier), which makes triangle soups cheap; the cache is dropped
+ * when it hits less than one point in eight. Tables grow as representatives come; cells grow
+ * when a coordinate outgrows the cell indices and shrink when chains grow long. On failure the
+ * welder is left as it was. */
+static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
+{
+    size_t rep_before = w->rep_count;
+    double floor_size = 2.0 * w->radius * MW_SLACK;
+    int error = meshweld_Ok;
+    if (w->cells.entries == NULL || w->inverse == 0) {
+        double size = w->inverse > 0 ? 1.0 / w->inverse : fmax(mw_spacing(w, points, count, stride), floor_size);
+        if (w->spacing == 0)
+            w->spacing = size;
+        if ((error = mw_gridRebuild(w, size, count / 4)) != meshweld_Ok)
+            return error;
+    }
+    /* a first guess at the room needed (a quarter of the points), then doubling */
+    int cache = 1, estimated = 0;
+    size_t looks = 0, hits = 0;
+    if (mw_reserveReps(w, count / 4) || mw_tableReserveWith(&w->cells, w->cells.count + count / 4, mw_cellHash) ||
+        mw_tableReserve(&w->exact, w->exact.count + count / 4)) {
+        mw_rollbackAdaptive(w, rep_before);
+        return meshweld_ErrorMemory;
+    }
+    const int dim = w->dim;
+    for (size_t base = 0; base < count; base += MW_WINDOW) {
+        size_t m = count - base < MW_WINDOW ? count - base : MW_WINDOW;
+        if ((w->rep_count + m > w->rep_capacity && mw_reserveReps(w, m)) ||
+            (w->cells.count + m > (w->cells.mask + 1) / 2 && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash)) ||
+            (cache && w->exact.count + m > (w->exact.mask + 1) / 2 && mw_tableReserve(&w->exact, w->exact.count + m))) {
+            error = meshweld_ErrorMemory;
+            break;
+        }
+        for (size_t i = base; i < base + m; ++i) {
+            const float* src = mw_point(points, stride, i);
+            float fx = src[0], fy = src[1], fz = dim == 3 ? src[2] : 0.0f;
+            mw_Entry* slot = NULL;
+            uint32_t key[3];
+            if (cache) {
+                float v[3] = {fx + 0.0f, fy + 0.0f, fz + 0.0f}; /* -0 + 0 = +0 */
+                memcpy(key, v, sizeof(key));
+                slot = mw_tableFind(&w->exact, key[0], key[1], key[2]);
+                looks++;
+                if (slot->value != MW_NONE) {
+                    remap[i] = slot->value;
+                    hits++;
+                    continue;
+                }
+            }
+            double p[3] = {fx, fy, fz};
+            double s[3] = {p[0] * w->inverse, p[1] * w->inverse, p[2] * w->inverse};
+            if (!(fabs(s[0]) < MW_CELL_LIMIT / 2 && fabs(s[1]) < MW_CELL_LIMIT / 2 && fabs(s[2]) < MW_CELL_LIMIT / 2)) {
+                /* a coordinate beyond the cell indices: larger cells, or the kd-tree for AUTO when
+                 * cells that large would hold crowds */
+                double size = fmax(fabs(p[0]), fmax(fabs(p[1]), fabs(p[2]))) / (MW_CELL_LIMIT / 8);
+                if (w->automatic && size > 64.0 * w->spacing) {
+                    mw_rollbackAdaptive(w, rep_before);
+                    mw_tableFree(&w->cells);
+                    mw_setMethod(w, meshweld_MethodKdtree);
+                    return MW_SWITCHED; /* the caller runs the kd-tree on the whole batch */
+                }
+                if ((error = mw_gridRebuild(w, size, m)) != meshweld_Ok)
+                    break;
+                for (int a = 0; a < 3; ++a)
+                    s[a] = p[a] * w->inverse;
+            }
+            mw_Entry* home = NULL;
+            uint32_t cell[3];
+            uint32_t rep = mw_gridSearch(w, p, s, &home, cell);
+            if (rep == MW_NONE) {
+                rep = mw_newRep(w, p);
+                mw_gridLink(w, home, cell, rep);
+            }
+            if (slot) {
+                memcpy(slot->key, key, sizeof(key));
+                slot->value = rep;
+                w->exact.count++;
+            }
+            remap[i] = rep;
+        }
+        if (error)
+            break;
+        if (cache && looks >= 4096) {
+            if (!estimated) {
+                /* room for the representatives this hit rate predicts, in one step */
+                size_t expect = (size_t)((double)(count - base) * (1.0 - (double)hits / (double)looks)) + m;
+                if (mw_reserveReps(w, expect) || mw_tableReserveWith(&w->cells, w->cells.count + expect, mw_cellHash)) {
+                    error = meshweld_ErrorMemory;
+                    break;
+                }
+                estimated = 1;
+            }
+            if (hits * 8 < looks) { /* few duplicates: the cache costs more than it saves */
+                cache = 0;
+                mw_tableFree(&w->exact);
+            }
+            looks = hits = 0;
+        }
+        /* cells too wide for the density: halve them (never below 2r) */
+        if (w->searched >= 1024 && (double)w->work > MW_GRID_WORK * (double)w->searched) {
+            double smaller = fmax(0.5 / w->inverse, floor_size);
+            if (smaller < 1.0 / w->inverse && (error = mw_gridRebuild(w, smaller, m)) != meshweld_Ok)
+                break;
+            w->work = w->searched = 0;
+        }
+    }
+    if (error)
+        mw_rollbackAdaptive(w, rep_before);
+    return error;
+}
+
 int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
                        meshweld_Info* info)
 {
     if (!w)
         return meshweld_ErrorNull;
     int error = mw_checkBatch(w, remap, points, count, stride, info);
-    if (!error && count > 0)
-        error = mw_reserve(w, count);
     if (error || count == 0) {
         mw_report(info, w);
         return error;
     }
 
-    if (w->method == meshweld_MethodKdtree && w->radius > 0) {
+    int adaptive = w->method == meshweld_MethodGrid && w->radius > 0;
+    if (adaptive && (error = mw_addAdaptive(w, remap, points, count, stride)) == MW_SWITCHED)
+        adaptive = 0, error = meshweld_Ok;
+    if (adaptive || error) {
+        /* done, or failed with the welder as it was */
+    } else if (mw_isGrid(w->method) && w->radius > 0) {
+        error = mw_addGrid(w, remap, points, count, stride);
+    } else if ((error = mw_reserve(w, count)) != meshweld_Ok) {
+        /* nothing changed */
+    } else if (w->method == meshweld_MethodKdtree && w->radius > 0) {
         error = mw_addKdtree(w, remap, points, count, stride);
     } else {
-        int grid = mw_isGrid(w->method);
         for (size_t i = 0; i < count; ++i) {
             const float* src = mw_point(points, stride, i);
             uint32_t key[3];
@@ -405,8 +1001,7 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
             if (slot->value == MW_NONE) {
                 double p[3];
                 mw_load(p, src, w->dim);
-                uint32_t rep = w->radius == 0 ? mw_newRep(w, p) : grid ? mw_weldGrid(w, p) : mw_weldNaive(w, p);
-                mw_exactInsert(w, slot, key, rep);
+                mw_exactInsert(w, slot, key, w->radius == 0 ? mw_newRep(w, p) : mw_weldNaive(w, p));
             }
             remap[i] = slot->value;
         }
@@ -451,6 +1046,7 @@ int meshweld_weld(unsigned int* remap, const float* points, size_t count, size_t
     int error = mw_init(&w, options);
     if (error)
         return error;
+    w.oneshot = 1;
     error = meshweld_welderAdd(&w, remap, points, count, stride, info);
     mw_release(&w);
     return error;

@@ -1,6 +1,6 @@
 // Types of the meshweld package.
 
-export type Method = 'auto' | 'naive' | 'grid-r' | 'grid-2r' | 'hex' | 'bcc' | 'kdtree';
+export type Method = 'auto' | 'naive' | 'grid-r' | 'grid-2r' | 'hex' | 'bcc' | 'kdtree' | 'grid';
 export type Store = 'loose' | 'precise';
 /** What can be welded: plain arrays and Float64Array are converted to float32. */
 export type Points = Float32Array | Float64Array | ArrayLike<number> | PointBuffer;

@@ -4,7 +4,7 @@
 import wasmBase64 from './wasm-inline.js';
 import { describe, firstOfEach, gatherItems } from './gather.js';
 
-export const methods = Object.freeze(['auto', 'naive', 'grid-r', 'grid-2r', 'hex', 'bcc', 'kdtree']);
+export const methods = Object.freeze(['auto', 'naive', 'grid-r', 'grid-2r', 'hex', 'bcc', 'kdtree', 'grid']);
 export const stores = Object.freeze(['loose', 'precise']);
 
 const ERROR_TEXT = {

@@ -53,7 +53,7 @@ int main(int argc, char** argv)
         unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int) + 1);
         if (fread(pts, dim * sizeof(float), n, f) != n) return 1;
         fclose(f);
-        for (int m = meshweld_MethodAuto; m <= meshweld_MethodKdtree; ++m)
+        for (int m = meshweld_MethodAuto; m <= meshweld_MethodGrid; ++m)
             for (int s = 0; s <= 1; ++s) {
                 if ((m == meshweld_MethodHex && dim != 2) || (m == meshweld_MethodBcc && dim != 3)) continue;
                 meshweld_Options o = {dim, radius, m, s};

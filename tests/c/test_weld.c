@@ -67,7 +67,7 @@ typedef struct Weld {
     int method;
 } Weld;
 
-static const int methods[] = {meshweld_MethodNaive, meshweld_MethodGridR, meshweld_MethodGrid2R,
+static const int methods[] = {meshweld_MethodNaive, meshweld_MethodGridR, meshweld_MethodGrid2R, meshweld_MethodGrid,
                               meshweld_MethodHex, meshweld_MethodBcc, meshweld_MethodKdtree, meshweld_MethodAuto};
 
 static int method_fits(int method, int dim)
@@ -506,7 +506,7 @@ static void group_errors(void)
     CHECK(info.unique_count == 2, "FLT_MIN radius merged points 3e-38 apart");
     o.method = meshweld_MethodAuto;
     EXPECT(meshweld_weld(remap, pts, 3, 12, &o, &info), meshweld_Ok);
-    CHECK(info.method == meshweld_MethodKdtree && info.unique_count == 3, "auto with FLT_MIN radius");
+    CHECK(info.method == meshweld_MethodGrid && info.unique_count == 3, "auto with FLT_MIN radius: cells sized to the data");
     /* denormals */
     float denorm[6] = {1e-45f, 0.0f, -1e-45f, 0.0f, -0.0f, 0.0f};
     o.radius = 1e-40f, o.method = meshweld_MethodGridR;
@@ -533,9 +533,9 @@ static void group_errors(void)
     CHECK(meshweld_welderCreate(&o, &e) == NULL && e == meshweld_ErrorDim, "welderCreate with dim 5");
 
     /* names and strings */
-    for (int m = 0; m <= 6; ++m)
+    for (int m = 0; m <= 7; ++m)
         CHECK(meshweld_methodFromName(meshweld_methodName(m)) == m, "name round trip %d", m);
-    CHECK(meshweld_methodFromName("hexagon") == meshweld_ErrorMethod && meshweld_methodName(7) == NULL, "unknown names");
+    CHECK(meshweld_methodFromName("hexagon") == meshweld_ErrorMethod && meshweld_methodName(8) == NULL, "unknown names");
     for (int c = 0; c >= -14; --c)
         CHECK(strcmp(meshweld_errorString(c), "unknown error") != 0, "no string for error %d", c);
     CHECK(meshweld_bound(meshweld_MethodHex, 0, 3, 1.0f) < 0 && meshweld_bound(1, 0, 3, -1.0f) < 0, "bound of invalid");

@@ -48,7 +48,7 @@ test('meshweld and meshweld/three weld in the browser and in a Web Worker, with 
     assert.equal(main[method].pairs, 0, `${method}: pairs within r on the page`);
     assert.ok(main[method].count > 0);
   }
-  assert.equal(main.auto.method, 'grid-2r');
+  assert.equal(main.auto.method, 'grid');
   assert.ok(main.incremental.same, 'incremental welder differs from the one-shot weld');
   assert.match(main.error, /point 0 has a non-finite coordinate y = NaN/);
   assert.deepEqual(main.three, { vertices: 482, triangles: 960, open: 0 }, 'meshweld/three in the browser');

@@ -128,10 +128,19 @@ test('bound and lookups describe each method', () => {
   assert.equal(lookups('bcc', 3), 4);
 });
 
-test('auto falls back to kdtree when coordinates would overflow grid cells', () => {
-  const r = weld(new Float32Array([3e38, 0, 0, 3e38, 0, 0, -3e38, 0, 0]), { radius: 1e-3 });
-  assert.equal(r.method, 'kdtree');
-  assert.deepEqual([...r.remap], [0, 0, 1]);
+test('auto sizes its cells to the data, and falls back to kdtree when one cell would hold crowds', () => {
+  const far = weld(new Float32Array([3e38, 0, 0, 3e38, 0, 0, -3e38, 0, 0]), { radius: 1e-3 });
+  assert.equal(far.method, 'grid');
+  assert.deepEqual([...far.remap], [0, 0, 1]);
+  // a fine lattice and one point at 3e38: cells large enough for 3e38 would hold the whole lattice
+  const points = new Float32Array(3 * 1001);
+  for (let i = 0; i < 1000; i++) points[3 * i] = i * 0.01;
+  points[3 * 1000] = 3e38;
+  const mixed = weld(points, { radius: 1e-3 });
+  assert.equal(mixed.method, 'kdtree');
+  assert.equal(mixed.count, 1001);
+  const tiny = weld(points.subarray(0, 3000), { radius: 1e-3 });
+  assert.equal(tiny.method, 'grid');
 });
 
 test('radius 0 welds bitwise-identical positions only, -0 equal to +0, with every method', () => {
