@@ -1,0 +1,355 @@
+// The teaching demo (demo/): built with Vite like `npm run build:demo`, served statically and
+// driven in headless Chromium. Each method's view, the r slider, dragging and adding points, the
+// step mode, 100,000 points and the 3D section, asserted on what the page shows; screenshots go to
+// tests/artifacts/demo/. Any console error, page error or failed request fails the test.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { build } from 'vite';
+import { root } from './helpers.js';
+import { chromiumPath, launch, serve } from './serve.js';
+
+const out = mkdtempSync(join(tmpdir(), 'meshweld-demo-'));
+const artifacts = join(root, 'tests', 'artifacts', 'demo');
+let server, browser;
+
+before(async () => {
+  assert.ok(existsSync(chromiumPath), `no Chromium at ${chromiumPath} (apt-get install chromium)`);
+  mkdirSync(artifacts, { recursive: true });
+  await build({
+    root: join(root, 'demo'),
+    configFile: join(root, 'demo', 'vite.config.js'),
+    logLevel: 'warn',
+    build: { outDir: out, emptyOutDir: true },
+  });
+  assert.ok(existsSync(join(out, 'index.html')) && existsSync(join(out, 'favicon.svg')), 'the build wrote no site');
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), /src="\.\/assets\//, 'assets must be linked relatively (base ./)');
+  server = await serve(out);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+// A page on the demo with every console error, page error and failed request recorded.
+async function open(query = '') {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  await page.goto(server.url + query);
+  await page.waitForSelector('html[data-ready]', { timeout: 30000 });
+  await settle(page);
+  return { page, problems };
+}
+
+// render() runs in an animation frame after each change: two frames later it has run.
+const settle = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+const text = (page, selector) => page.locator(selector).textContent();
+const number = async (page, selector) => Number((await text(page, selector)).replace(/[^0-9.]/g, ''));
+const pixels = (page) => page.evaluate(() => document.querySelector('#cloud').toDataURL());
+const query = async (page) => new URLSearchParams(await page.evaluate(() => location.search));
+const waitForQuery = (page, key, value) =>
+  page.waitForFunction(([k, v]) => new URLSearchParams(location.search).get(k) === v, [key, value], { timeout: 5000 });
+
+// An edit in the URL (move=i_x_y, add=x_y), its coordinates within a pixel of the expected ones.
+async function near(page, key, want) {
+  await page.waitForFunction((k) => new URLSearchParams(location.search).has(k), key, { timeout: 5000 });
+  const got = (await query(page)).get(key).split('_').map(Number);
+  assert.equal(got.length, want.length, `${key}=${got}`);
+  got.forEach((v, k) => assert.ok(Math.abs(v - want[k]) <= 0.25, `${key}=${got.join('_')}, expected about ${want.join('_')}`));
+}
+
+// The pixel position of world point (x, y) on the 100 x 60 field of the canvas.
+async function at(page, x, y) {
+  const box = await page.locator('#cloud').boundingBox();
+  return [box.x + (x / 100) * box.width, box.y + (y / 60) * box.height];
+}
+
+async function pick(page, group, value) {
+  await page.click(`#${group} button[data-value="${value}"]`);
+  await settle(page);
+  assert.equal(await page.getAttribute(`#${group} button[data-value="${value}"]`, 'aria-pressed'), 'true');
+}
+
+test('the page loads whole: text, figures, table, code, favicon, URL state', async () => {
+  const { page, problems } = await open();
+  assert.equal(await page.title(), 'Welding points, cell by cell · meshweld');
+  assert.ok((await page.locator('article h2').count()) >= 8, 'the explanation sections');
+  for (const id of ['fig-rules', 'fig-grid-r', 'fig-grid-2r', 'fig-hex', 'fig-kd']) {
+    assert.equal(await page.locator(`#${id} svg`).count(), 1, `${id} is drawn`);
+  }
+  assert.equal(await page.locator('#fig-twins svg').count(), 4);
+  // drag each figure's point; in the 2r figure, near the corner of its search cell the reach nears 3√2 r
+  for (const id of ['fig-grid-r', 'fig-grid-2r', 'fig-hex', 'fig-kd']) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    const before = await page.locator(`#${id} svg`).innerHTML();
+    const handle = await page.locator(`#${id} .handle`).boundingBox();
+    const figure = await page.locator(`#${id} svg`).boundingBox();
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(figure.x + figure.height * 0.435, figure.y + figure.height * 0.435, { steps: 5 });
+    await page.mouse.up();
+    assert.notEqual(await page.locator(`#${id} svg`).innerHTML(), before, `${id} follows the drag`);
+  }
+  const reach = parseFloat(await text(page, '#fig-grid-2r text.far'));
+  assert.ok(reach > 3.5 && reach <= 4.25, `reach ${reach} r from the dragged point`);
+  // the twins figure quotes the module: exact copies share an output, B's search starts at its own cell
+  assert.equal(await text(page, '#twins-remap'), '[0, 0, 1, 0]');
+  assert.match(await text(page, '#twins-order'), /^\(1, 0\), \(0, 0\)/);
+  assert.equal(await page.locator('#methods-table tbody tr').count(), 5);
+  assert.equal(await page.getAttribute('#methods-table tr.current', 'data-row'), 'grid-2r');
+  assert.match(await text(page, '#code-call'), /method: 'grid-2r', store: 'loose'/);
+  assert.match(await text(page, '#code-loop'), /Math\.floor\(p\.x \/ c \+ 0\.5\)/);
+  const q = await query(page);
+  assert.deepEqual([q.get('method'), q.get('store'), q.get('preset')], ['grid-2r', 'loose', 'procgen']);
+  const n = await number(page, '#out-in'), kept = await number(page, '#out-out');
+  assert.ok(kept > 0 && kept < n, `${kept} out of ${n}: the procgen borders weld`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('each method draws its own view, numbers and code; precise stores give the naive result', async () => {
+  const { page, problems } = await open('?preset=procgen&n=300&r=1&seed=1');
+  const expected = {
+    naive: { bound: '1.00 r', lookups: null },
+    'grid-r': { bound: '2.83 r', lookups: '9' },
+    'grid-2r': { bound: '4.24 r', lookups: '4' },
+    hex: { bound: '5.29 r', lookups: '3' },
+    kdtree: { bound: '1.00 r', lookups: '1' },
+  };
+  const seen = new Map();
+  for (const [method, want] of Object.entries(expected)) {
+    await pick(page, 'method', method);
+    await waitForQuery(page, 'method', method);
+    assert.equal(await text(page, '#out-bound'), want.bound, `${method}: R`);
+    if (want.lookups) assert.equal(await text(page, '#out-lookups'), want.lookups, `${method}: look-ups`);
+    else assert.ok((await number(page, '#out-lookups')) > 1, 'naive: distance checks per point');
+    const far = await number(page, '#out-far');
+    assert.ok(far > 0 && far <= parseFloat(want.bound), `${method}: largest merge ${far} r within R`);
+    assert.match(await text(page, '#code-call'), new RegExp(`method: '${method}'`));
+    assert.match(await text(page, '#out-method'), new RegExp(`^${method}`));
+    assert.equal(await page.getAttribute('#methods-table tr.current', 'data-row'), method);
+    const image = await pixels(page);
+    for (const [other, earlier] of seen) assert.notEqual(image, earlier, `${method} draws the same canvas as ${other}`);
+    seen.set(method, image);
+    await page.locator('#playground').screenshot({ path: join(artifacts, `method-${method}.png`) });
+  }
+  await pick(page, 'method', 'naive');
+  const naive = await number(page, '#out-out');
+  await pick(page, 'store', 'precise');
+  for (const method of ['grid-r', 'grid-2r', 'hex', 'kdtree']) {
+    await pick(page, 'method', method);
+    assert.equal(await number(page, '#out-out'), naive, `${method} precise differs from naive`);
+    assert.equal(await text(page, '#out-bound'), '1.00 r');
+  }
+  await waitForQuery(page, 'store', 'precise');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the r slider moves r, and every number and drawing follows', async () => {
+  const { page, problems } = await open('?method=grid-2r&store=loose&preset=uniform&n=2000&r=0.5&seed=4');
+  const before = { out: await number(page, '#out-out'), image: await pixels(page), R: await text(page, '[data-live="R"]') };
+  assert.equal(await text(page, '#radius-out'), '0.5');
+  await page.focus('#radius');
+  for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowRight'); // 12 steps of 1/8
+  await settle(page);
+  assert.equal(await text(page, '#radius-out'), '2');
+  await waitForQuery(page, 'r', '2');
+  assert.ok((await number(page, '#out-out')) < before.out, 'a larger r merges more');
+  assert.notEqual(await pixels(page), before.image);
+  assert.equal(await text(page, '[data-live="R"]'), '8.49', 'R in the text: 4.24 r at r = 2');
+  assert.notEqual(await text(page, '[data-live="R"]'), before.R);
+  assert.match(await text(page, '#code-call'), /radius: 2,/);
+  assert.match(await text(page, '#code-loop'), /^const r = 2;/);
+  assert.match(await text(page, '#methods-table tr[data-row="hex"]'), /5\.29 r = 10\.58/);
+  await page.locator('#playground').screenshot({ path: join(artifacts, 'radius-2.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('hover explains a point; dragging and clicking change the weld; the URL reproduces it', async () => {
+  // a row of 5 points r = 2 apart at x = 5, 7, 9, 11, 13 (y = 30): naive keeps 0, 2 and 4
+  const { page, problems } = await open('?method=naive&preset=row&n=5&r=2');
+  assert.equal(await number(page, '#out-in'), 5);
+  assert.equal(await number(page, '#out-out'), 3);
+  await page.mouse.move(...(await at(page, 7, 30)));
+  await settle(page);
+  assert.match(await text(page, '#step-text'), /^Point 1 .*output 0 is the first within r, 1\.00 r away: merged/);
+  await page.mouse.move(...(await at(page, 9, 30)));
+  await settle(page);
+  assert.match(await text(page, '#step-text'), /^Point 2 .*none within r: kept as output 1/);
+
+  // drag point 1 away: it becomes an output of its own, and point 2 stays one
+  const start = await pixels(page);
+  await page.mouse.move(...(await at(page, 7, 30)));
+  await page.mouse.down();
+  await page.mouse.move(...(await at(page, 30, 40)), { steps: 4 });
+  await page.mouse.move(...(await at(page, 50, 45)), { steps: 4 });
+  await page.mouse.up();
+  await settle(page);
+  assert.equal(await number(page, '#out-out'), 4);
+  assert.notEqual(await pixels(page), start);
+  await near(page, 'move', [1, 50, 45]);
+
+  // click empty space: a sixth point, far from all, a fifth output
+  await page.mouse.click(...(await at(page, 80, 10)));
+  await settle(page);
+  assert.equal(await number(page, '#out-in'), 6);
+  assert.equal(await number(page, '#out-out'), 5);
+  await near(page, 'add', [80, 10]);
+  await page.locator('#playground').screenshot({ path: join(artifacts, 'dragged.png') });
+
+  // the link reproduces the edited view (the pointer leaves the canvas: no hover highlight)
+  await page.mouse.move(5, 5);
+  await settle(page);
+  const link = await page.evaluate(() => location.search);
+  const again = await open(link);
+  assert.equal(await number(again.page, '#out-in'), 6);
+  assert.equal(await number(again.page, '#out-out'), 5);
+  assert.equal(await pixels(again.page), await pixels(page));
+  assert.deepEqual([...problems, ...again.problems], []);
+  await again.page.close();
+  await page.close();
+});
+
+test('step mode walks the greedy loop forward and back, and plays to the end', async () => {
+  const { page, problems } = await open('?method=grid-2r&store=loose&preset=row&n=5&r=2');
+  const whole = await pixels(page);
+  await page.click('#step-start');
+  await settle(page);
+  assert.equal(await text(page, '#step-count'), 'step 0 of 5');
+  assert.match(await text(page, '#step-text'), /^Nothing welded yet/);
+  assert.notEqual(await pixels(page), whole);
+  // zoom in on the row with the wheel: the cells grow, the URL keeps the view
+  await page.mouse.move(...(await at(page, 9, 30)));
+  for (let k = 0; k < 8; k++) await page.mouse.wheel(0, -100);
+  await settle(page);
+  await page.mouse.move(5, 5);
+  await settle(page);
+  await page.waitForFunction(() => Number(new URLSearchParams(location.search).get('zoom')) > 5, null, { timeout: 5000 });
+  assert.equal(await page.isDisabled('#zoom-reset'), false);
+  await page.click('#step-forward');
+  await settle(page);
+  assert.equal(await text(page, '#step-count'), 'step 1 of 5');
+  assert.match(await text(page, '#step-text'), /^Point 0 .*kept as output 0 and stored in cell/);
+  const one = await pixels(page);
+  await page.click('#step-forward');
+  await settle(page);
+  assert.match(await text(page, '#step-text'), /^Point 1 .*holds output 0, 1\.00 r away: merged, with no distance check/);
+  assert.notEqual(await pixels(page), one);
+  await waitForQuery(page, 'step', '2');
+  await page.locator('#playground').screenshot({ path: join(artifacts, 'step-merge.png') });
+  await page.click('#step-back');
+  await settle(page);
+  assert.equal(await text(page, '#step-count'), 'step 1 of 5');
+  assert.equal(await pixels(page), one, 'a step back redraws the same state');
+  // the precise store scans every cell before it merges
+  await pick(page, 'store', 'precise');
+  await page.click('#step-forward');
+  await settle(page);
+  assert.match(await text(page, '#step-text'), /^Point 1 .*all 4 cells searched; the earliest kept point within r is output 0/);
+  await page.click('#step-play');
+  await page.waitForFunction(() => document.querySelector('#step-count').textContent === 'step 5 of 5', null, { timeout: 20000 });
+  await settle(page);
+  assert.equal(await text(page, '#step-play'), 'play', 'playing stops at the end');
+  await page.click('#step-all');
+  await settle(page);
+  assert.match(await text(page, '#step-count'), /^the whole weld/);
+  assert.equal(await number(page, '#out-out'), 3);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('100,000 points: every grid method and the kd-tree weld them, the page stays usable', async () => {
+  const { page, problems } = await open('?method=grid-2r&preset=uniform&n=100000&r=0.25&seed=2');
+  assert.equal(await text(page, '#out-in'), '100,000');
+  assert.equal(await text(page, '#count-out'), '100,000');
+  const counts = {};
+  for (const method of ['grid-r', 'hex', 'kdtree', 'grid-2r']) {
+    await pick(page, 'method', method);
+    counts[method] = await number(page, '#out-out');
+    assert.ok(counts[method] > 1000 && counts[method] < 100000, `${method}: ${counts[method]} out`);
+  }
+  const image = await pixels(page);
+  await page.mouse.click(...(await at(page, 50.3, 30.3))); // add one, or pick and drop one
+  await settle(page);
+  assert.ok((await number(page, '#out-in')) >= 100000);
+  await page.locator('#playground').screenshot({ path: join(artifacts, 'points-100000.png') });
+  // naive would be quadratic here: it waits to be asked
+  await pick(page, 'method', 'naive');
+  assert.equal(await page.locator('#naive-note').isVisible(), true);
+  assert.equal(await text(page, '#out-out'), '–');
+  assert.notEqual(await pixels(page), image);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// A cube as an OBJ triangle soup: 12 triangles, 36 corners of their own.
+function cubeSoup() {
+  const corner = (k) => [k & 1, (k >> 1) & 1, (k >> 2) & 1];
+  const faces = [[0, 2, 3], [0, 3, 1], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0, 5, 4], [2, 6, 7], [2, 7, 3], [0, 4, 6], [0, 6, 2], [1, 3, 7], [1, 7, 5]];
+  const lines = [];
+  faces.forEach((face, t) => {
+    for (const k of face) lines.push(`v ${corner(k).join(' ')}`);
+    lines.push(`f ${3 * t + 1} ${3 * t + 2} ${3 * t + 3}`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+test('3D: a dropped STL and a chosen OBJ weld into closed meshes, open edges shown before and after', async () => {
+  const { page, problems } = await open('?method=grid-2r&store=loose');
+  await page.waitForSelector('html[data-mesh-ready]', { timeout: 30000 }); // three.js loads after the playground
+  const section = page.locator('#mesh');
+  await section.scrollIntoViewIfNeeded();
+  const blank = await page.locator('#mesh-after').screenshot();
+  // drop the sample gear wheel onto the section, as a file dragged from the desktop
+  const stl = readFileSync(join(root, 'node_modules', 'stl-models', 'objects', 'gearwheel.bin.stl'));
+  await page.evaluate((bytes) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], 'gearwheel.bin.stl'));
+    document.querySelector('#mesh').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, [...stl]);
+  await page.waitForFunction(() => document.querySelector('#mesh').dataset.loaded === '1', null, { timeout: 20000 });
+  await settle(page);
+  const figures = async () => Promise.all(
+    ['before-vertices', 'before-triangles', 'before-open', 'after-vertices', 'after-triangles', 'after-open'].map((id) => text(page, `#mesh-${id}`)),
+  );
+  assert.deepEqual(await figures(), ['7,332', '2,444', '7,332', '1,222', '2,444', '0']);
+  assert.match(await text(page, '#mesh-status'), /^gearwheel\.bin\.stl: welded with r = /);
+  assert.match(await text(page, '#mesh-code'), /method: 'grid-2r', store: 'loose'/);
+  const welded = await page.locator('#mesh-after').screenshot();
+  assert.notEqual(Buffer.compare(welded, blank), 0, 'the after view is drawn');
+  await section.screenshot({ path: join(artifacts, 'mesh-gearwheel.png') });
+
+  // a coarser r: the loose store merges gear teeth, the precise one keeps every vertex
+  await page.selectOption('#mesh-tolerance', { label: '0.001 × diagonal' });
+  await settle(page);
+  const loose = await number(page, '#mesh-after-vertices');
+  assert.ok(loose < 1222, `loose store at 1e-3: ${loose} vertices`);
+  await waitForQuery(page, 'tol', '0.001');
+  await pick(page, 'store', 'precise');
+  assert.equal(await text(page, '#mesh-after-vertices'), '1,222');
+  await pick(page, 'method', 'hex');
+  assert.match(await text(page, '#mesh-status'), /bcc, its 3D counterpart, runs here/);
+  assert.match(await text(page, '#mesh-code'), /method: 'bcc'/);
+  await page.check('#mesh-wireframe');
+  await settle(page);
+  assert.notEqual(Buffer.compare(await page.locator('#mesh-after').screenshot(), welded), 0, 'wireframe view');
+  await section.screenshot({ path: join(artifacts, 'mesh-wireframe.png') });
+
+  // an OBJ through the file input
+  await page.setInputFiles('#mesh-file', { name: 'cube.obj', mimeType: 'text/plain', buffer: Buffer.from(cubeSoup()) });
+  await page.waitForFunction(() => document.querySelector('#mesh-status').textContent.startsWith('cube.obj'), null, { timeout: 10000 });
+  assert.deepEqual(await figures(), ['36', '12', '36', '8', '12', '0']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
