@@ -73,6 +73,13 @@ static inline uint32_t mw_cellHash(uint32_t a, uint32_t b, uint32_t c)
     return mw_mix(a * MW_K0 + b * MW_K1 + c * MW_K2);
 }
 
+/* The hash of GRID's exact cache (float bits): each word mixed on its own, so that regular bit
+ * patterns (lattice coordinates) do not line up. */
+static inline uint32_t mw_exactHash(uint32_t a, uint32_t b, uint32_t c)
+{
+    return mw_mix(a * MW_K0 ^ mw_mix(b * MW_K1 ^ mw_mix(c * MW_K2)));
+}
+
 /* floor for |x| < 2^31, without a libm call */
 static inline int32_t mw_floor(double x)
 {

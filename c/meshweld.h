@@ -106,6 +106,15 @@ MESHWELD_API int meshweld_weld(unsigned int* remap, const float* points, size_t 
                                const meshweld_Options* options, meshweld_Info* info);
 
 /**
+ * meshweld_weld that also writes the kept positions: kept[k * dim ..] is output k's position, the
+ * first input of its cluster (what meshweld_gather gives, without a pass over the inputs).
+ *
+ * kept must contain enough space for count * dim floats (the most outputs there can be).
+ */
+MESHWELD_API int meshweld_weldKept(unsigned int* remap, float* kept, const float* points, size_t count, size_t stride,
+                                   const meshweld_Options* options, meshweld_Info* info);
+
+/**
  * Gathers the output positions of a weld: destination[k] is the first input point with
  * remap value k (the kept position), or with centroid != 0 the mean of all inputs with remap
  * value k. Centroids break guarantee 1 (two centroids may come closer than r) and move points by

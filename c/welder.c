@@ -152,12 +152,8 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
     int dim = w->dim;
     float lo[3] = {points[0], points[1], dim == 3 ? points[2] : 0.0f}, hi[3] = {lo[0], lo[1], lo[2]};
     float bad = 0.0f;
-    if (w->method == meshweld_MethodGrid) {
-        for (size_t i = 0; i < count; ++i) {
-            const float* p = mw_point(points, stride, i);
-            float x = p[0], y = p[1], z = dim == 3 ? p[2] : 0.0f;
-            bad += (x - x) + (y - y) + (z - z);
-        }
+    if (w->method == meshweld_MethodGrid && w->radius > 0) {
+        return meshweld_Ok; /* GRID checks the points it has not seen before as it welds them */
     } else {
         for (size_t i = 0; i < count; ++i) {
             const float* p = mw_point(points, stride, i);
@@ -848,12 +844,83 @@ static uint32_t mw_gridSearch(meshweld_Welder* w, const double p[3], const doubl
     return best;
 }
 
+/* GRID on a flat cell array (one-shot welds of dense points): the same search without hashing. */
+static uint32_t mw_gridSearchDense(meshweld_Welder* w, const double p[3], const double s[3], uint32_t** home)
+{
+    double e = w->reach, f = 1.0 - e;
+    int32_t fx = mw_floor(s[0]), fy = mw_floor(s[1]), fz = mw_floor(s[2]);
+    double ux = s[0] - fx, uy = s[1] - fy, uz = s[2] - fz;
+    ptrdiff_t sy = (ptrdiff_t)w->extent[0], sz = (ptrdiff_t)(w->extent[0] * w->extent[1]);
+    ptrdiff_t at = (fx - w->origin[0]) + sy * (fy - w->origin[1]) + sz * (fz - w->origin[2]);
+    int x0 = -(ux < e), x1 = ux > f, y0 = -(uy < e), y1 = uy > f;
+    int z0 = -(w->dim == 3 && uz < e), z1 = w->dim == 3 && uz > f;
+    *home = &w->dense[at];
+    w->searched++;
+    uint32_t best = MW_NONE;
+    for (int z = z0; z <= z1; ++z)
+        for (int y = y0; y <= y1; ++y)
+            for (int x = x0; x <= x1; ++x) {
+                uint32_t head = w->dense[at + x + sy * y + sz * z];
+                if (head != MW_NONE)
+                    best = mw_gridChain(w, head, p, best);
+            }
+    return best;
+}
+
+static void mw_gridLinkDense(meshweld_Welder* w, uint32_t* head, uint32_t rep)
+{
+    if (*head == MW_NONE) {
+        w->next[rep] = rep;
+    } else {
+        w->next[rep] = w->next[*head]; /* the oldest */
+        w->next[*head] = rep;
+    }
+    *head = rep;
+}
+
+/* A one-shot GRID weld uses a flat cell array when the points' bounding box, in cells (with a
+ * margin of one for the reach), holds at most two cells per point: dense clouds. */
+static void mw_gridDense(meshweld_Welder* w, const float* points, size_t count, size_t stride)
+{
+    if (!w->oneshot || w->dense)
+        return;
+    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    int seen = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const float* q = mw_point(points, stride, i);
+        float x = q[0], y = q[1], z = w->dim == 3 ? q[2] : 0.0f;
+        if ((x - x) + (y - y) + (z - z) != 0.0f)
+            continue; /* reported by the weld */
+        if (!seen++)
+            lo[0] = hi[0] = x, lo[1] = hi[1] = y, lo[2] = hi[2] = z;
+        lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
+        lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
+        lo[2] = z < lo[2] ? z : lo[2], hi[2] = z > hi[2] ? z : hi[2];
+    }
+    double cells = 1.0;
+    for (int a = 0; a < 3; ++a) {
+        double l = lo[a] * w->inverse, h = hi[a] * w->inverse;
+        if (!(fabs(l) < MW_CELL_LIMIT / 4 && fabs(h) < MW_CELL_LIMIT / 4))
+            return;
+        w->origin[a] = a < w->dim ? mw_floor(l) - 1 : 0;
+        w->extent[a] = a < w->dim ? (size_t)(mw_floor(h) - mw_floor(l) + 3) : 1;
+        cells *= (double)w->extent[a];
+    }
+    if (cells > 2.0 * (double)count + 4096.0)
+        return;
+    w->dense = (uint32_t*)mw_allocate((size_t)cells, sizeof(uint32_t));
+    if (w->dense)
+        memset(w->dense, 0xff, (size_t)cells * sizeof(uint32_t)); /* else the hash table serves */
+}
+
 /* Undoes a GRID batch: the representatives it made go, the cells are rebuilt without them, and
  * the exact cache (only a cache) is dropped. */
 static void mw_rollbackAdaptive(meshweld_Welder* w, size_t rep_before)
 {
     w->rep_count = rep_before;
     mw_tableFree(&w->exact);
+    mw_deallocate(w->dense);
+    w->dense = NULL;
     if (mw_gridRebuild(w, 1.0 / w->inverse, 0))
         mw_tableFree(&w->cells); /* no room even for that: rebuilt at the next batch */
 }
@@ -864,7 +931,8 @@ static void mw_rollbackAdaptive(meshweld_Welder* w, size_t rep_before)
  * when it hits less than one point in eight. Tables grow as representatives come; cells grow
  * when a coordinate outgrows the cell indices and shrink when chains grow long. On failure the
  * welder is left as it was. */
-static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
+static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
+                          meshweld_Info* info)
 {
     size_t rep_before = w->rep_count;
     double floor_size = 2.0 * w->radius * MW_SLACK;
@@ -875,12 +943,13 @@ static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* 
             w->spacing = size;
         if ((error = mw_gridRebuild(w, size, count / 4)) != meshweld_Ok)
             return error;
+        mw_gridDense(w, points, count, stride);
     }
     /* a first guess at the room needed (a quarter of the points), then doubling */
     int cache = 1, estimated = 0;
     size_t looks = 0, hits = 0;
     if (mw_reserveReps(w, count / 4) || mw_tableReserveWith(&w->cells, w->cells.count + count / 4, mw_cellHash) ||
-        mw_tableReserve(&w->exact, w->exact.count + count / 4)) {
+        mw_tableReserveWith(&w->exact, w->exact.count + count / 4, mw_exactHash)) {
         mw_rollbackAdaptive(w, rep_before);
         return meshweld_ErrorMemory;
     }
@@ -889,7 +958,7 @@ static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* 
         size_t m = count - base < MW_WINDOW ? count - base : MW_WINDOW;
         if ((w->rep_count + m > w->rep_capacity && mw_reserveReps(w, m)) ||
             (w->cells.count + m > (w->cells.mask + 1) / 2 && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash)) ||
-            (cache && w->exact.count + m > (w->exact.mask + 1) / 2 && mw_tableReserve(&w->exact, w->exact.count + m))) {
+            (cache && w->exact.count + m > (w->exact.mask + 1) / 2 && mw_tableReserveWith(&w->exact, w->exact.count + m, mw_exactHash))) {
             error = meshweld_ErrorMemory;
             break;
         }
@@ -901,13 +970,19 @@ static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* 
             if (cache) {
                 float v[3] = {fx + 0.0f, fy + 0.0f, fz + 0.0f}; /* -0 + 0 = +0 */
                 memcpy(key, v, sizeof(key));
-                slot = mw_tableFind(&w->exact, key[0], key[1], key[2]);
+                slot = mw_tableFindHashed(&w->exact, mw_exactHash(key[0], key[1], key[2]), key[0], key[1], key[2]);
                 looks++;
-                if (slot->value != MW_NONE) {
+                if (slot->value != MW_NONE) { /* a position seen (and checked) before */
                     remap[i] = slot->value;
                     hits++;
                     continue;
                 }
+            }
+            if ((fx - fx) + (fy - fy) + (fz - fz) != 0.0f) { /* NaN or infinite */
+                error = meshweld_ErrorNonFinite;
+                if (info)
+                    info->error_point = i, info->error_axis = isfinite(fx) ? (isfinite(fy) ? 2 : 1) : 0;
+                break;
             }
             double p[3] = {fx, fy, fz};
             double s[3] = {p[0] * w->inverse, p[1] * w->inverse, p[2] * w->inverse};
@@ -921,17 +996,29 @@ static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* 
                     mw_setMethod(w, meshweld_MethodKdtree);
                     return MW_SWITCHED; /* the caller runs the kd-tree on the whole batch */
                 }
+                mw_deallocate(w->dense);
+                w->dense = NULL;
                 if ((error = mw_gridRebuild(w, size, m)) != meshweld_Ok)
                     break;
                 for (int a = 0; a < 3; ++a)
                     s[a] = p[a] * w->inverse;
             }
-            mw_Entry* home = NULL;
-            uint32_t cell[3];
-            uint32_t rep = mw_gridSearch(w, p, s, &home, cell);
-            if (rep == MW_NONE) {
-                rep = mw_newRep(w, p);
-                mw_gridLink(w, home, cell, rep);
+            uint32_t rep;
+            if (w->dense) {
+                uint32_t* head = NULL;
+                rep = mw_gridSearchDense(w, p, s, &head);
+                if (rep == MW_NONE) {
+                    rep = mw_newRep(w, p);
+                    mw_gridLinkDense(w, head, rep);
+                }
+            } else {
+                mw_Entry* home = NULL;
+                uint32_t cell[3];
+                rep = mw_gridSearch(w, p, s, &home, cell);
+                if (rep == MW_NONE) {
+                    rep = mw_newRep(w, p);
+                    mw_gridLink(w, home, cell, rep);
+                }
             }
             if (slot) {
                 memcpy(slot->key, key, sizeof(key));
@@ -961,8 +1048,12 @@ static int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* 
         /* cells too wide for the density: halve them (never below 2r) */
         if (w->searched >= 1024 && (double)w->work > MW_GRID_WORK * (double)w->searched) {
             double smaller = fmax(0.5 / w->inverse, floor_size);
-            if (smaller < 1.0 / w->inverse && (error = mw_gridRebuild(w, smaller, m)) != meshweld_Ok)
-                break;
+            if (smaller < 1.0 / w->inverse) {
+                mw_deallocate(w->dense); /* the flat array was sized for the old cells */
+                w->dense = NULL;
+                if ((error = mw_gridRebuild(w, smaller, m)) != meshweld_Ok)
+                    break;
+            }
             w->work = w->searched = 0;
         }
     }
@@ -983,7 +1074,7 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
     }
 
     int adaptive = w->method == meshweld_MethodGrid && w->radius > 0;
-    if (adaptive && (error = mw_addAdaptive(w, remap, points, count, stride)) == MW_SWITCHED)
+    if (adaptive && (error = mw_addAdaptive(w, remap, points, count, stride, info)) == MW_SWITCHED)
         adaptive = 0, error = meshweld_Ok;
     if (adaptive || error) {
         /* done, or failed with the welder as it was */
@@ -1048,6 +1139,23 @@ int meshweld_weld(unsigned int* remap, const float* points, size_t count, size_t
         return error;
     w.oneshot = 1;
     error = meshweld_welderAdd(&w, remap, points, count, stride, info);
+    mw_release(&w);
+    return error;
+}
+
+int meshweld_weldKept(unsigned int* remap, float* kept, const float* points, size_t count, size_t stride,
+                      const meshweld_Options* options, meshweld_Info* info)
+{
+    meshweld_Welder w;
+    int error = mw_init(&w, options);
+    if (error)
+        return error;
+    if (count > 0 && !kept)
+        return meshweld_ErrorNull;
+    w.oneshot = 1;
+    error = meshweld_welderAdd(&w, remap, points, count, stride, info);
+    if (!error)
+        meshweld_welderPositions(&w, kept);
     mw_release(&w);
     return error;
 }

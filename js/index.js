@@ -270,18 +270,34 @@ export function weld(points, options) {
   }
   const input = stage(points, stride, 'weld');
   let remap = 0;
+  let kept = 0;
   const scratch = allocate(32); // options (16 bytes) then info (16 bytes)
   try {
     remap = allocate(input.count * 4);
     writeOptions(scratch, o);
-    const code = wasm.meshweld_weld(remap, input.pointer, input.count, stride * 4, scratch, scratch + 16);
+    if (centroid) {
+      const code = wasm.meshweld_weld(remap, input.pointer, input.count, stride * 4, scratch, scratch + 16);
+      if (code !== 0) throw fail(code, points, stride, scratch + 16, 'weld');
+      const info = u32();
+      const method = methods[info[((scratch + 16) >>> 2) + 1]];
+      return collect(input, remap, info[(scratch + 16) >>> 2], o.dim, stride, centroid, method);
+    }
+    // the kept positions come straight from the weld: room for as many outputs as inputs
+    kept = allocate(input.count * o.dim * 4);
+    const code = wasm.meshweld_weldKept(remap, kept, input.pointer, input.count, stride * 4, scratch, scratch + 16);
     if (code !== 0) throw fail(code, points, stride, scratch + 16, 'weld');
     const info = u32();
-    const method = methods[info[((scratch + 16) >>> 2) + 1]];
-    return collect(input, remap, info[(scratch + 16) >>> 2], o.dim, stride, centroid, method);
+    const count = info[(scratch + 16) >>> 2];
+    return {
+      remap: new Uint32Array(wasm.memory.buffer, remap, input.count).slice(),
+      count,
+      positions: new Float32Array(wasm.memory.buffer, kept, count * o.dim).slice(),
+      method: methods[info[((scratch + 16) >>> 2) + 1]],
+    };
   } finally {
     if (input.owned) wasm.free(input.pointer);
     if (remap) wasm.free(remap);
+    if (kept) wasm.free(kept);
     wasm.free(scratch);
   }
 }

@@ -109,6 +109,18 @@ static double check_weld(const char* name, const float* pts, size_t n, size_t st
     float* out = (float*)malloc((w->unique ? w->unique : 1) * dim * sizeof(float));
     int e = meshweld_gather(out, w->unique, w->remap, pts, n, stride, dim, 0);
     CHECK(e == 0, "%s: gather failed", name);
+    {
+        /* meshweld_weldKept: the same remap, and the gathered positions without a gather */
+        float* kept = (float*)malloc((n ? n : 1) * dim * sizeof(float));
+        unsigned int* again = (unsigned int*)malloc((n ? n : 1) * sizeof(unsigned int));
+        meshweld_Options o = {dim, r, method, store};
+        meshweld_Info info;
+        CHECK(meshweld_weldKept(again, kept, pts, n, stride, &o, &info) == 0 && info.unique_count == w->unique &&
+                  memcmp(again, w->remap, n * sizeof(unsigned)) == 0 && memcmp(kept, out, w->unique * dim * sizeof(float)) == 0,
+              "%s %s/%d: weldKept differs from weld + gather", name, mname, store);
+        free(kept);
+        free(again);
+    }
 #define P(i) ((const float*)((const char*)pts + (i) * stride))
 
     /* kept positions are inputs: the first of each cluster */
@@ -664,6 +676,62 @@ static void group_attributes(void)
         }
 }
 
+/* ---- GRID: cells sized to the data; whatever size they get, the result is NAIVE's ---- */
+static void expect_naive(const char* name, const float* p, size_t n, int dim, float r, int method)
+{
+    Weld naive = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodNaive, meshweld_StorePrecise);
+    Weld w = run(p, n, dim * sizeof(float), dim, r, method, meshweld_StoreLoose);
+    CHECK(w.unique == naive.unique && memcmp(w.remap, naive.remap, n * sizeof(unsigned)) == 0,
+          "%s: %s differs from naive (%zu vs %zu outputs)", name, meshweld_methodName(method), w.unique, naive.unique);
+    /* the same points fed to a welder in uneven batches (hash table, not the one-shot flat array) */
+    meshweld_Options o = {dim, r, method, 0};
+    meshweld_Welder* welder = meshweld_welderCreate(&o, NULL);
+    unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+    size_t at = 0, step = 1;
+    int e = 0;
+    while (at < n && !e) {
+        size_t k = step < n - at ? step : n - at;
+        e = meshweld_welderAdd(welder, remap + at, p + at * dim, k, dim * sizeof(float), NULL);
+        at += k, step = step * 3 + 1;
+    }
+    CHECK(!e && memcmp(remap, naive.remap, n * sizeof(unsigned)) == 0, "%s: welder batches differ from naive", name);
+    meshweld_welderDestroy(welder);
+    free(remap);
+    free(naive.remap);
+    free(w.remap);
+}
+
+static void group_grid(void)
+{
+    for (int dim = 2; dim <= 3; ++dim) {
+        /* a dense cluster after a sparse line: the first cells are sized for the line, then shrink */
+        seed(300 + dim);
+        size_t n = 6000;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n; ++i)
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = i < 600 ? (float)(a == 0 ? i * 10.0 : 0.0) : (float)(uniform() * 0.5);
+        expect_naive("sparse line then dense cluster", p, n, dim, 0.01f, meshweld_MethodGrid);
+        expect_naive("sparse line then dense cluster", p, n, dim, 0.01f, meshweld_MethodAuto);
+        /* a dense cloud (one-shot: the flat cell array) with exact duplicates (the cache) */
+        for (size_t i = 0; i < n; ++i)
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = i % 3 == 2 ? p[(i - 1) * dim + a] : (float)uniform();
+        expect_naive("dense cloud with twins", p, n, dim, 0.02f, meshweld_MethodGrid);
+        /* coordinates that outgrow the cells: small ones first, then 1e30 (explicit GRID grows its
+         * cells; AUTO hands the batch to the kd-tree) */
+        for (size_t i = 0; i < n; ++i)
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = (float)(i < n - 10 ? uniform() * 100.0 : (i % 2 ? 1e30 : -1e30) + uniform() * 1e24);
+        expect_naive("outgrown cells", p, n, dim, 0.5f, meshweld_MethodGrid);
+        expect_naive("outgrown cells", p, n, dim, 0.5f, meshweld_MethodAuto);
+        Weld w = run(p, n, dim * sizeof(float), dim, 0.5f, meshweld_MethodAuto, 0);
+        CHECK(w.method == meshweld_MethodKdtree, "auto with 1e30 beside a fine cloud ran %s", meshweld_methodName(w.method));
+        free(w.remap);
+        free(p);
+    }
+}
+
 /* ---- meshweld_cells: what the demo draws is what the method searches ---- */
 static void group_cells(void)
 {
@@ -861,7 +929,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
-    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells},
+    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells}, {"grid", group_grid},
 };
 
 int main(int argc, char** argv)
