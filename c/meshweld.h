@@ -95,7 +95,8 @@ typedef struct meshweld_Info {
 /**
  * Welds count points in one call and writes the remap table: remap[i] is the output index of
  * point i, outputs numbered in order of first appearance. Returns meshweld_Ok or an error; on
- * error nothing is written to remap beyond what it was given and info says what failed.
+ * error info says what failed and remap's contents are unspecified (the weld may have written
+ * part of it before meeting the bad point; it never writes beyond count elements).
  *
  * remap must contain enough space for count elements.
  * points holds count points of dim floats each, the i-th starting at byte i * stride.
