@@ -886,6 +886,25 @@ static void mw_gridDense(meshweld_Welder* w, const float* points, size_t count, 
         return;
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     int seen = 0;
+    /* a sample's box first: the full pass only when it can be small enough */
+    size_t step = count / 256 > 0 ? count / 256 : 1;
+    for (size_t i = 0; i < count; i += step) {
+        const float* q = mw_point(points, stride, i);
+        float x = q[0], y = q[1], z = w->dim == 3 ? q[2] : 0.0f;
+        if ((x - x) + (y - y) + (z - z) != 0.0f)
+            continue;
+        if (!seen++)
+            lo[0] = hi[0] = x, lo[1] = hi[1] = y, lo[2] = hi[2] = z;
+        lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
+        lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
+        lo[2] = z < lo[2] ? z : lo[2], hi[2] = z > hi[2] ? z : hi[2];
+    }
+    double sampled = 1.0;
+    for (int a = 0; a < w->dim; ++a)
+        sampled *= ((double)hi[a] - lo[a]) * w->inverse + 1.0;
+    if (sampled > 2.0 * (double)count + 4096.0)
+        return;
+    seen = 0;
     for (size_t i = 0; i < count; ++i) {
         const float* q = mw_point(points, stride, i);
         float x = q[0], y = q[1], z = w->dim == 3 ? q[2] : 0.0f;
