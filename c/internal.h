@@ -172,4 +172,75 @@ typedef struct mw_Cells {
 double mw_gridScale(int method, double radius);
 void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3]);
 
+/* ---- the welder, shared by welder.c (the loop, NAIVE, KDTREE), squares.c (the article's grids)
+ * and adaptive.c (GRID) ---- */
+
+#define MW_WINDOW 32
+#define MW_PLACEHOLDER (MW_NONE - MW_WINDOW) /* outputs stay below it: see squares.c */
+#define MW_SWITCHED 1 /* mw_addAdaptive handed an AUTO welder to the kd-tree */
+
+struct meshweld_Welder {
+    int dim;
+    int method;
+    int store;
+    int automatic; /* method was AUTO: may switch to KDTREE */
+    double radius, r2, scale;
+
+    float* reps; /* 3 floats per representative (z = 0 in 2D) */
+    uint32_t* next; /* precise store: next representative in the same cell */
+    size_t rep_count, rep_capacity;
+
+    size_t fed; /* points added so far */
+    mw_Table exact; /* position bits -> output index */
+    mw_Table cells; /* cell -> representative (loose) or newest representative (precise) */
+
+    mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
+    uint32_t sink;  /* what the cache-warming loads read, kept so that they are not optimised away */
+
+    /* GRID: cells of size 1 / inverse, chains of representatives oldest first (the entry holds
+     * the newest, whose next is the oldest); work counts the chain steps, to shrink the cells
+     * when they hold too many representatives. */
+    double inverse, reach, spacing; /* spacing: the first batch's, for AUTO's switch to KDTREE */
+    size_t work, searched;
+
+    /* One-shot square grids whose cells fit a flat array (dense points): cell (a, b, c) is
+     * dense[(a - origin[0]) + extent[0] * ((b - origin[1]) + extent[1] * (c - origin[2]))],
+     * a representative (loose) or the newest of a chain (precise). */
+    int oneshot;
+    double low[3], high[3]; /* the batch's scaled coordinates, checked for the grid */
+    uint32_t* dense;
+    int32_t origin[3];
+    size_t extent[3];
+};
+
+/* A cell key and its hash. */
+typedef struct mw_Key {
+    uint32_t key[3];
+    uint32_t hash;
+} mw_Key;
+
+static inline mw_Entry* mw_find(const mw_Table* table, const mw_Key* k)
+{
+    return mw_tableFindHashed(table, k->hash, k->key[0], k->key[1], k->key[2]);
+}
+
+/* A point as doubles (z = 0 in 2D). */
+static inline void mw_load(double p[3], const float* src, int dim)
+{
+    p[0] = src[0];
+    p[1] = src[1];
+    p[2] = dim == 3 ? src[2] : 0.0;
+}
+
+int mw_isGrid(int method); /* GRID_R, GRID_2R, HEX, BCC: the article's grids */
+void mw_setMethod(meshweld_Welder* w, int method);
+int mw_reserveReps(meshweld_Welder* w, size_t count); /* room for count more representatives */
+uint32_t mw_newRep(meshweld_Welder* w, const double p[3]);
+
+/* A batch of a grid method (squares.c) or of GRID (adaptive.c); on error the welder is as before.
+ * mw_addAdaptive may return MW_SWITCHED: the welder now runs KDTREE, the batch is still to do. */
+int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
+int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
+                   meshweld_Info* info);
+
 #endif

@@ -1,0 +1,319 @@
+/* The article's grids (grid-r, grid-2r, hex, bcc) in both store policies, after the exact pass.
+ *
+ * They run in windows of MW_WINDOW points. Each stage of a window first computes the hash slots
+ * it will need and touches them (independent loads the processor may overlap), then does the real
+ * work, in input order: the result is exactly the one-point-at-a-time loop's. Exact-table values
+ * from MW_PLACEHOLDER up mark positions of the current window whose output is not known yet, so
+ * outputs stay below MW_PLACEHOLDER. One-shot square-grid welds of dense points use a flat cell
+ * array instead of the hash table. */
+#include "internal.h"
+
+#include <math.h>
+
+/* The representative p merges into, given its cells (store cell first), creating one (and
+ * storing it) when there is none. */
+static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
+{
+    mw_Entry* home = mw_find(&w->cells, &cells[0]);
+    if (w->store == meshweld_StoreLoose) {
+        if (home->value != MW_NONE)
+            return home->value;
+        for (int k = 1; k < count; ++k) {
+            mw_Entry* e = mw_find(&w->cells, &cells[k]);
+            if (e->value != MW_NONE)
+                return e->value;
+        }
+        uint32_t rep = mw_newRep(w, p);
+        memcpy(home->key, cells[0].key, sizeof(home->key));
+        home->value = rep;
+        w->cells.count++;
+        return rep;
+    }
+
+    uint32_t best = MW_NONE;
+    for (int k = 0; k < count; ++k) {
+        const mw_Entry* e = k == 0 ? home : mw_find(&w->cells, &cells[k]);
+        for (uint32_t q = e->value; q != MW_NONE; q = w->next[q])
+            if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+                best = q;
+    }
+    if (best != MW_NONE)
+        return best;
+    uint32_t rep = mw_newRep(w, p);
+    if (home->value == MW_NONE) {
+        memcpy(home->key, cells[0].key, sizeof(home->key));
+        w->cells.count++;
+    }
+    w->next[rep] = home->value;
+    home->value = rep;
+    return rep;
+}
+
+/* The square grids' search orders, as offsets d = dx + 2 dy + 4 dz (grid-2r, by the store cell's
+ * offset o: o first, then the others in order) or (dx + 1) + 3 (dy + 1) + 9 (dz + 1) (grid-r:
+ * the point's cell first), the order of mw_gridCells, written out so that the hot loop has no
+ * data-dependent branch. */
+static const uint8_t mw_order2[8][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 2, 3, 4, 5, 6, 7}, {2, 0, 1, 3, 4, 5, 6, 7}, {3, 0, 1, 2, 4, 5, 6, 7},
+    {4, 0, 1, 2, 3, 5, 6, 7}, {5, 0, 1, 2, 3, 4, 6, 7}, {6, 0, 1, 2, 3, 4, 5, 7}, {7, 0, 1, 2, 3, 4, 5, 6}};
+static const uint8_t mw_order1[27] = {13, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
+static const uint8_t mw_order1Flat[9] = {13, 9, 10, 11, 12, 14, 15, 16, 17}; /* the plane dz = 0 */
+
+/* A square grid's cells of a point: the search order and the cell (f, pre-hash) the offsets
+ * apply to. Returns the number of cells. */
+typedef struct mw_Square {
+    int32_t f[3];       /* the corner cell of the block searched */
+    const uint8_t* order;
+    int count;
+    int radius;         /* offsets run from -radius to 1 */
+} mw_Square;
+
+static void mw_square(const meshweld_Welder* w, const double p[3], mw_Square* q)
+{
+    q->f[2] = 0;
+    if (w->method == meshweld_MethodGrid2R) {
+        int oi = 0;
+        for (int a = 0; a < w->dim; ++a) {
+            double s = p[a] * w->scale;
+            q->f[a] = mw_floor(s);
+            oi |= (mw_floor(s + 0.5) - q->f[a]) << a; /* the store cell's offset, 0 or 1 */
+        }
+        q->order = mw_order2[oi];
+        q->count = 1 << w->dim;
+        q->radius = 0;
+    } else {
+        for (int a = 0; a < w->dim; ++a)
+            q->f[a] = mw_floor(p[a] * w->scale);
+        q->order = w->dim == 3 ? mw_order1 : mw_order1Flat;
+        q->count = w->dim == 3 ? 27 : 9;
+        q->radius = 1;
+    }
+}
+
+/* Offset d of a square grid in cells, per axis. */
+static inline int32_t mw_dx(int d, int radius) { return radius ? d % 3 - 1 : d & 1; }
+static inline int32_t mw_dy(int d, int radius) { return radius ? d / 3 % 3 - 1 : (d >> 1) & 1; }
+static inline int32_t mw_dz(int d, int radius) { return radius ? d / 9 - 1 : d >> 2; }
+
+/* The cells of a point, with their hashes, in the order of mw_gridCells. */
+static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys)
+{
+    if (w->method == meshweld_MethodGrid2R || w->method == meshweld_MethodGridR) {
+        mw_Square q;
+        mw_square(w, p, &q);
+        uint32_t base = (uint32_t)q.f[0] * MW_K0 + (uint32_t)q.f[1] * MW_K1 + (uint32_t)q.f[2] * MW_K2;
+        for (int k = 0; k < q.count; ++k) {
+            int d = q.order[k];
+            int32_t dx = mw_dx(d, q.radius), dy = mw_dy(d, q.radius), dz = mw_dz(d, q.radius);
+            keys[k].key[0] = (uint32_t)(q.f[0] + dx);
+            keys[k].key[1] = (uint32_t)(q.f[1] + dy);
+            keys[k].key[2] = (uint32_t)(q.f[2] + dz);
+            keys[k].hash = mw_mix(base + (uint32_t)dx * MW_K0 + (uint32_t)dy * MW_K1 + (uint32_t)dz * MW_K2);
+        }
+        return q.count;
+    }
+    mw_Cells cells;
+    double s[3] = {p[0] * w->scale, p[1] * w->scale, p[2] * w->scale};
+    mw_gridCells(&cells, w->method, w->dim, s);
+    for (int k = 0; k < cells.count; ++k) {
+        uint32_t a = (uint32_t)cells.key[k][0], b = (uint32_t)cells.key[k][1], c = (uint32_t)cells.key[k][2];
+        keys[k].key[0] = a, keys[k].key[1] = b, keys[k].key[2] = c;
+        keys[k].hash = mw_cellHash(a, b, c);
+    }
+    return cells.count;
+}
+
+/* A one-shot square-grid weld uses a flat cell array when the batch's cells, with the neighbours
+ * searched, number at most four per point (plus a little): dense point sets such as uniform
+ * clouds, where it replaces every hash probe by one load. */
+static int mw_denseSetup(meshweld_Welder* w, size_t count)
+{
+    if (!w->oneshot || (w->method != meshweld_MethodGrid2R && w->method != meshweld_MethodGridR))
+        return 0;
+    int pad = w->method == meshweld_MethodGridR; /* grid-r searches f - 1 .. f + 1, grid-2r f .. f + 1 */
+    double cells = 1.0;
+    for (int a = 0; a < 3; ++a) {
+        if (a == 2 && w->dim == 2) {
+            w->origin[a] = 0, w->extent[a] = 1;
+            continue;
+        }
+        int32_t lo = mw_floor(w->low[a]), hi = mw_floor(w->high[a]);
+        w->origin[a] = lo - pad;
+        w->extent[a] = (size_t)((int64_t)hi - lo + 2 + 2 * pad);
+        cells *= (double)w->extent[a];
+    }
+    if (cells > 4.0 * (double)count + 65536.0)
+        return 0;
+    w->dense = (uint32_t*)mw_allocate((size_t)cells, sizeof(uint32_t));
+    if (!w->dense)
+        return 0; /* the hash table needs less memory: use it */
+    memset(w->dense, 0xff, (size_t)cells * sizeof(uint32_t));
+    return 1;
+}
+
+/* The flat-array indices of a point's cells, in the order of mw_gridCells, in keys[k].hash. */
+static int mw_denseCells(const meshweld_Welder* w, const double p[3], mw_Key* keys)
+{
+    mw_Square q;
+    mw_square(w, p, &q);
+    ptrdiff_t sy = (ptrdiff_t)w->extent[0], sz = (ptrdiff_t)(w->extent[0] * w->extent[1]);
+    ptrdiff_t base = (q.f[0] - w->origin[0]) + sy * (q.f[1] - w->origin[1]) + sz * (q.f[2] - w->origin[2]);
+    for (int k = 0; k < q.count; ++k) {
+        int d = q.order[k];
+        keys[k].hash = (uint32_t)(base + mw_dx(d, q.radius) + sy * mw_dy(d, q.radius) + sz * mw_dz(d, q.radius));
+    }
+    return q.count;
+}
+
+/* mw_weldGrid on the flat cell array. */
+static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
+{
+    uint32_t* home = &w->dense[cells[0].hash];
+    if (w->store == meshweld_StoreLoose) {
+        if (*home != MW_NONE)
+            return *home;
+        for (int k = 1; k < count; ++k) {
+            uint32_t v = w->dense[cells[k].hash];
+            if (v != MW_NONE)
+                return v;
+        }
+        return *home = mw_newRep(w, p);
+    }
+    uint32_t best = MW_NONE;
+    for (int k = 0; k < count; ++k)
+        for (uint32_t q = w->dense[cells[k].hash]; q != MW_NONE; q = w->next[q])
+            if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+                best = q;
+    if (best != MW_NONE)
+        return best;
+    uint32_t rep = mw_newRep(w, p);
+    w->next[rep] = *home;
+    *home = rep;
+    return rep;
+}
+
+/* The exact-duplicate key of a point (-0 folded onto +0) and its hash. */
+static void mw_exactKey(const meshweld_Welder* w, const float* src, mw_Key* k)
+{
+    float v[3] = {src[0] + 0.0f, src[1] + 0.0f, w->dim == 3 ? src[2] + 0.0f : 0.0f}; /* -0 + 0 = +0 */
+    memcpy(k->key, v, sizeof(v));
+    k->hash = mw_hash(k->key[0], k->key[1], k->key[2]);
+}
+
+/* Undoes a grid batch that failed part-way: removes the representatives made since rep_before
+ * from the cell table (newest first, so precise chains unwind), and the exact keys of the
+ * points listed in fresh. Without fresh (the welder was empty before the batch) it empties all. */
+static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_t* fresh, size_t fresh_count,
+                            const float* points, size_t stride)
+{
+    if (!fresh) {
+        mw_tableFree(&w->exact);
+        mw_tableFree(&w->cells);
+        w->rep_count = 0;
+        return;
+    }
+    mw_Key keys[27];
+    while (w->rep_count > rep_before) {
+        uint32_t rep = (uint32_t)--w->rep_count;
+        double p[3] = {w->reps[rep * 3], w->reps[rep * 3 + 1], w->reps[rep * 3 + 2]};
+        mw_cellKeys(w, p, keys);
+        mw_Entry* home = mw_find(&w->cells, &keys[0]);
+        if (w->store == meshweld_StorePrecise && w->next[rep] != MW_NONE)
+            home->value = w->next[rep];
+        else
+            mw_tableEraseWith(&w->cells, home, mw_cellHash);
+    }
+    for (size_t j = 0; j < fresh_count; ++j) {
+        mw_Key k;
+        mw_exactKey(w, mw_point(points, stride, fresh[j]), &k);
+        mw_tableErase(&w->exact, mw_find(&w->exact, &k));
+    }
+}
+
+/* Scratch of one grid window. */
+typedef struct mw_Window {
+    mw_Key exact[MW_WINDOW];   /* per point: its exact key */
+    uint32_t result[MW_WINDOW]; /* per point: its output, or MW_PLACEHOLDER + j for pending j */
+    uint32_t pending[MW_WINDOW];   /* per new position j: its point in the window */
+    mw_Entry* slot[MW_WINDOW];     /* per new position j: its exact-table slot */
+    uint32_t output[MW_WINDOW];    /* per new position j: its output */
+    int cell_count[MW_WINDOW];
+    mw_Key cells[MW_WINDOW][27];   /* per new position j: its cells */
+} mw_Window;
+
+/* The grid methods, window by window; tables grow between windows. On failure the welder is
+ * rolled back to its state before the batch. */
+int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
+{
+    size_t rep_before = w->rep_count, fresh_count = 0;
+    uint32_t* fresh = NULL; /* points of this batch whose position was new: needed to undo */
+    mw_Window* win = (mw_Window*)mw_allocate(1, sizeof(mw_Window));
+    if (!win || (w->fed > 0 && !(fresh = (uint32_t*)mw_allocate(count, sizeof(uint32_t))))) {
+        mw_deallocate(win);
+        return meshweld_ErrorMemory;
+    }
+    int error = meshweld_Ok;
+    uint32_t sink = 0;
+    int dense = mw_denseSetup(w, count);
+    for (size_t base = 0; base < count; base += MW_WINDOW) {
+        size_t m = count - base < MW_WINDOW ? count - base : MW_WINDOW;
+        if (mw_reserveReps(w, m) || mw_tableReserve(&w->exact, w->exact.count + m) ||
+            (!dense && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash))) {
+            mw_rollbackGrid(w, rep_before, fresh, fresh_count, points, stride);
+            error = meshweld_ErrorMemory;
+            break;
+        }
+        /* exact keys, and their slots touched */
+        for (size_t k = 0; k < m; ++k) {
+            mw_exactKey(w, mw_point(points, stride, base + k), &win->exact[k]);
+            sink ^= w->exact.entries[win->exact[k].hash & w->exact.mask].value;
+        }
+        /* duplicates take their output; new positions are marked pending */
+        size_t n = 0;
+        for (size_t k = 0; k < m; ++k) {
+            mw_Entry* e = mw_find(&w->exact, &win->exact[k]);
+            if (e->value == MW_NONE) {
+                memcpy(e->key, win->exact[k].key, sizeof(e->key));
+                e->value = MW_PLACEHOLDER + (uint32_t)n;
+                w->exact.count++;
+                win->slot[n] = e;
+                win->pending[n++] = (uint32_t)k;
+            }
+            win->result[k] = e->value;
+        }
+        /* the cells of the new positions, their slots touched */
+        for (size_t j = 0; j < n; ++j) {
+            double p[3];
+            mw_load(p, mw_point(points, stride, base + win->pending[j]), w->dim);
+            if (dense) {
+                win->cell_count[j] = mw_denseCells(w, p, win->cells[j]);
+                for (int k = 0; k < win->cell_count[j]; ++k)
+                    sink ^= w->dense[win->cells[j][k].hash];
+            } else {
+                win->cell_count[j] = mw_cellKeys(w, p, win->cells[j]);
+                for (int k = 0; k < win->cell_count[j]; ++k)
+                    sink ^= w->cells.entries[win->cells[j][k].hash & w->cells.mask].value;
+            }
+        }
+        /* the weld itself, in input order */
+        for (size_t j = 0; j < n; ++j) {
+            double p[3];
+            mw_load(p, mw_point(points, stride, base + win->pending[j]), w->dim);
+            win->output[j] = dense ? mw_weldDense(w, p, win->cells[j], win->cell_count[j])
+                                   : mw_weldGrid(w, p, win->cells[j], win->cell_count[j]);
+            win->slot[j]->value = win->output[j];
+            if (fresh)
+                fresh[fresh_count++] = (uint32_t)(base + win->pending[j]);
+        }
+        for (size_t k = 0; k < m; ++k) {
+            uint32_t v = win->result[k];
+            remap[base + k] = v >= MW_PLACEHOLDER && v != MW_NONE ? win->output[v - MW_PLACEHOLDER] : v;
+        }
+    }
+    w->sink ^= sink;
+    mw_deallocate(win);
+    mw_deallocate(fresh);
+    return error;
+}
+
