@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: native C tests (plain and with ASan/UBSan), then the JS tests.
-# `npm test` runs this.
+# The whole test suite: native C tests (plain, with ASan/UBSan/LSan, and under Valgrind), then the
+# JS tests. `npm test` runs this. Valgrind is skipped, with a note, where it is not installed,
+# except in CI (CI=true), where it must run. The fuzzers run apart: `npm run fuzz` (.ci/run does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -10,10 +11,26 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs" >/dev/null
 ctest --test-dir build --output-on-failure
 
-echo "== native tests with AddressSanitizer and UndefinedBehaviorSanitizer"
+echo "== native tests with AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer"
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DMESHWELD_SANITIZE=ON >/dev/null
 cmake --build build-sanitize -j "$jobs" >/dev/null
-ctest --test-dir build-sanitize --output-on-failure
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-sanitize --output-on-failure
+
+echo "== native tests under Valgrind memcheck (no leak, no invalid access)"
+if command -v valgrind >/dev/null; then
+  cmake -S . -B build-valgrind -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DMESHWELD_TEST_LAUNCHER=valgrind;-q;--error-exitcode=99;--leak-check=full;--errors-for-leak-kinds=definite,indirect,possible" \
+    >/dev/null
+  cmake --build build-valgrind -j "$jobs" >/dev/null
+  ctest --test-dir build-valgrind --output-on-failure -j "$jobs"
+elif [ "${CI:-}" = "true" ]; then
+  echo "valgrind is missing: CI must run the native tests under it (apt-get install valgrind)" >&2
+  exit 1
+else
+  echo "skipped: no valgrind on this machine (apt-get install valgrind); the LeakSanitizer run above still checks for leaks"
+fi
+
+echo "== fuzzers: not part of npm test; npm run fuzz -- SECONDS runs them (clang and libclang-rt-14-dev), CI does"
 
 echo "== the committed WebAssembly build matches c/"
 if command -v emcc >/dev/null; then
