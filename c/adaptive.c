@@ -386,3 +386,10 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
     return error;
 }
 
+void mw_adaptiveRestore(meshweld_Welder* w)
+{
+    mw_setMethod(w, meshweld_MethodGrid);
+    mw_tableFree(&w->exact);
+    if (mw_gridRebuild(w, 1.0 / w->inverse, 0))
+        mw_tableFree(&w->cells); /* rebuilt at the next batch */
+}

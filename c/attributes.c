@@ -79,7 +79,9 @@ static int mw_checkAttributes(const float* points, size_t count, size_t stride, 
         return meshweld_ErrorNull;
     for (size_t k = 0; k < attribute_count; ++k) {
         const meshweld_Attribute* t = &attributes[k];
-        if (t->size < 1 || t->size > 16 || (count > 0 && !t->data))
+        if (t->size < 1 || t->size > 16)
+            return meshweld_ErrorAttribute;
+        if (count > 0 && !t->data)
             return meshweld_ErrorNull;
         if (mw_badStride(t->stride, (size_t)t->size))
             return meshweld_ErrorStride;

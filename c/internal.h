@@ -242,5 +242,7 @@ uint32_t mw_newRep(meshweld_Welder* w, const double p[3]);
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
 int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
                    meshweld_Info* info);
+/* Undoes an AUTO welder's switch to KDTREE (the batch that switched failed). */
+void mw_adaptiveRestore(meshweld_Welder* w);
 
 #endif

@@ -40,8 +40,15 @@ int meshweld_remapTriangles(unsigned int* destination, size_t* written, size_t* 
             continue;
         }
         if (flags & meshweld_RemoveDuplicates) {
-            /* the rotation that starts at the smallest corner keeps the winding */
-            int s = c[0] <= c[1] && c[0] <= c[2] ? 0 : (c[1] <= c[2] ? 1 : 2);
+            /* the lexicographically smallest rotation keeps the winding and names every rotation
+             * of a triangle alike, degenerate ones (two equal corners) included */
+            int s = 0;
+            for (int k = 1; k < 3; ++k) {
+                uint32_t x0 = c[k], x1 = c[(k + 1) % 3], x2 = c[(k + 2) % 3];
+                uint32_t y0 = c[s], y1 = c[(s + 1) % 3], y2 = c[(s + 2) % 3];
+                if (x0 < y0 || (x0 == y0 && (x1 < y1 || (x1 == y1 && x2 < y2))))
+                    s = k;
+            }
             uint32_t a = c[s], b = c[(s + 1) % 3], d = c[(s + 2) % 3];
             mw_Entry* e = mw_tableFind(&seen, a, b, d);
             if (e->value != MW_NONE) {

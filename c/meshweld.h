@@ -7,8 +7,8 @@
  *   3. bitwise-identical positions (-0 equal to +0) always map to the same output point;
  *   4. the remap is dense: outputs are numbered 0.. in order of first appearance;
  *   5. the result depends on the input alone (same remap on every platform).
- * "Within r" means: the Euclidean distance computed in double precision from the float
- * coordinates is <= r.
+ * "Within r" means: the squared distance computed in double precision from the float
+ * coordinates, dx * dx + dy * dy (+ dz * dz), is <= r * r.
  *
  * The library allocates only scratch memory (and a welder's own state), through a replaceable
  * allocator, and frees it all. Every function that can fail returns a meshweld_Error.
@@ -72,7 +72,8 @@ typedef enum meshweld_Error {
     meshweld_ErrorNull = -11,      /* a required pointer is NULL */
     meshweld_ErrorAllocator = -12, /* meshweld_setAllocator got one hook without the other */
     meshweld_ErrorIndex = -13,     /* an index is out of range */
-    meshweld_ErrorIndexCount = -14 /* an index count is not a multiple of 3 */
+    meshweld_ErrorIndexCount = -14, /* an index count is not a multiple of 3 */
+    meshweld_ErrorAttribute = -15   /* an attribute's size is not 1 to 16 floats */
 } meshweld_Error;
 
 /* Options of a weld. A zero-initialised struct plus a radius is a valid request: dim 0 means 3,
@@ -227,8 +228,9 @@ MESHWELD_API double meshweld_bound(int method, int store, int dim, float radius)
 MESHWELD_API int meshweld_lookups(int method, int dim);
 
 /**
- * The cells a grid method searches for one point, its store cell first (AUTO is GRID_2R): writes
- * their integer keys, 3 ints each (z = 0 in 2D), and returns how many (0 for NAIVE and KDTREE),
+ * The cells a grid method searches for one point, its store cell first: writes
+ * their integer keys, 3 ints each (z = 0 in 2D), and returns how many (0 for NAIVE, KDTREE, GRID
+ * and AUTO, whose cells depend on the data),
  * or a negative meshweld_Error. *cell_size (may be NULL) receives the cell size c, which is the
  * nominal size times (1 + 2^-16). What a key (i, j, k) is:
  *   GRID_R   the cube [i c, (i + 1) c) x [j c, (j + 1) c) x [k c, (k + 1) c), c = r (nominal)

@@ -39,6 +39,7 @@ const char* meshweld_errorString(int error)
     case meshweld_ErrorAllocator: return "allocator hooks must be given both or neither";
     case meshweld_ErrorIndex: return "an index is out of range";
     case meshweld_ErrorIndexCount: return "index count must be a multiple of 3";
+    case meshweld_ErrorAttribute: return "attribute size must be 1 to 16 floats";
     default: return "unknown error";
     }
 }

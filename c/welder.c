@@ -155,7 +155,8 @@ int mw_reserveReps(meshweld_Welder* w, size_t count)
     size_t total = w->rep_count + count;
     if (total <= w->rep_capacity)
         return meshweld_Ok;
-    int linked = (w->store == meshweld_StorePrecise && mw_isGrid(w->method)) || w->method == meshweld_MethodGrid;
+    int linked = (w->store == meshweld_StorePrecise && mw_isGrid(w->method)) || w->method == meshweld_MethodGrid ||
+                 w->next != NULL; /* an AUTO welder that left GRID may go back to it */
     size_t capacity = w->rep_capacity * 2 > total ? w->rep_capacity * 2 : total;
     float* reps = (float*)mw_allocate(capacity, 3 * sizeof(float));
     uint32_t* next = linked && reps ? (uint32_t*)mw_allocate(capacity, sizeof(uint32_t)) : NULL;
@@ -341,9 +342,12 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
         return error;
     }
 
-    int adaptive = w->method == meshweld_MethodGrid && w->radius > 0;
-    if (adaptive && (error = mw_addAdaptive(w, remap, points, count, stride, info)) == MW_SWITCHED)
-        adaptive = 0, error = meshweld_Ok;
+    int adaptive = w->method == meshweld_MethodGrid && w->radius > 0, switched = 0;
+    if (adaptive && (error = mw_addAdaptive(w, remap, points, count, stride, info)) == MW_SWITCHED) {
+        /* AUTO now runs the kd-tree, which needs the whole batch checked first */
+        adaptive = 0, switched = 1;
+        error = mw_checkBatch(w, remap, points, count, stride, info);
+    }
     if (adaptive || error) {
         /* done, or failed with the welder as it was */
     } else if (mw_isGrid(w->method) && w->radius > 0) {
@@ -367,6 +371,8 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
     }
     if (!error)
         w->fed += count;
+    else if (switched)
+        mw_adaptiveRestore(w); /* a failed batch leaves the welder as it was, method included */
     mw_report(info, w);
     return error;
 }
@@ -439,7 +445,7 @@ int meshweld_gather(float* destination, size_t unique_count, const unsigned int*
         return meshweld_ErrorNull;
     if (mw_badStride(stride, (size_t)dim))
         return meshweld_ErrorStride;
-    if (count > SIZE_MAX / stride)
+    if (count > SIZE_MAX / stride || unique_count > SIZE_MAX / ((size_t)(dim + 1) * sizeof(double)))
         return meshweld_ErrorCount;
     for (size_t i = 0; i < count; ++i)
         if (remap[i] >= unique_count)

@@ -20,6 +20,8 @@ const ERROR_TEXT = {
   [-10]: 'out of memory',
   [-11]: 'missing buffer',
   [-13]: 'index out of range',
+  [-14]: 'index count must be a multiple of 3',
+  [-15]: 'attribute size must be 1 to 16 floats',
 };
 const ERROR_NONFINITE = -8;
 const ERROR_RANGE = -9;
@@ -172,6 +174,14 @@ function stage(points, stride, who) {
   const count = length / stride;
   if (count >= 2 ** 32 - 1) throw new RangeError(`meshweld: too many points: ${count}`);
   if (points instanceof PointBuffer) return { pointer: points.pointer, count, owned: false };
+  if (points instanceof Float32Array && points.buffer === wasm.memory.buffer) {
+    // a view of the module's own memory (PointBuffer.array): allocating may grow the memory and
+    // detach the view, so copy by offset within the (new) memory
+    const from = points.byteOffset >>> 2;
+    const pointer = allocate(length * 4);
+    f32().copyWithin(pointer >>> 2, from, from + length);
+    return { pointer, count, owned: true };
+  }
   const pointer = allocate(length * 4);
   if (ArrayBuffer.isView(points)) {
     f32().set(points, pointer >>> 2); // Float64Array values round to float32
@@ -331,8 +341,12 @@ export class Welder {
     return this.#pointer;
   }
   /** Welds a batch; returns its remap (indices into all outputs so far). */
-  add(points, { stride = this.#stride } = {}) {
+  add(points, options = {}) {
     const welder = this.#live();
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`meshweld: Welder.add options must be an object, got ${describe(options)}`);
+    }
+    let { stride = this.#stride } = options;
     stride = parseStride(stride, this.#dim);
     const input = stage(points, stride, 'Welder.add');
     let remap = 0;
@@ -393,6 +407,15 @@ export function countClosePairs(points, { dim = 3, radius, stride, limit = 0 } =
   const result = allocate(8);
   try {
     const code = wasm.meshweld_countClosePairs(result, input.pointer, input.count, stride * 4, o.dim, o.radius, limit);
+    if (code === ERROR_NONFINITE) {
+      for (let i = 0; i < input.count; i++)
+        for (let a = 0; a < o.dim; a++) {
+          const v = coordinate(points, stride, i, a);
+          if (!Number.isFinite(Math.fround(v))) {
+            throw new RangeError(`meshweld: countClosePairs point ${i} has a non-finite coordinate ${AXES[a]} = ${v}`);
+          }
+        }
+    }
     if (code !== 0) throw new RangeError(`meshweld: countClosePairs: ${ERROR_TEXT[code] ?? `error ${code}`}`);
     return u32()[result >>> 2];
   } finally {
@@ -474,6 +497,9 @@ export function weldMesh(positions, indices, options) {
     if (!(indices instanceof Uint32Array || indices instanceof Uint16Array || Array.isArray(indices))) {
       throw new TypeError(`meshweld: weldMesh indices must be a Uint32Array, Uint16Array, Array or null, got ${describe(indices)}`);
     }
+    if (ArrayBuffer.isView(indices) && isDetached(indices.buffer)) {
+      throw new TypeError(`meshweld: weldMesh indices are a ${indices.constructor.name} over a detached ArrayBuffer`);
+    }
     if (indices.length % 3 !== 0) {
       throw new RangeError(`meshweld: weldMesh index count ${indices.length} is not a multiple of 3`);
     }
@@ -488,6 +514,9 @@ export function weldMesh(positions, indices, options) {
   for (const [name, attribute] of Object.entries(attributes)) {
     if (!attribute || !ArrayBuffer.isView(attribute.array) || !Number.isInteger(attribute.itemSize) || attribute.itemSize < 1) {
       throw new TypeError(`meshweld: weldMesh attribute '${name}' must be { array: TypedArray, itemSize: integer >= 1 }`);
+    }
+    if (isDetached(attribute.array.buffer)) {
+      throw new TypeError(`meshweld: weldMesh attribute '${name}' is a ${attribute.array.constructor.name} over a detached ArrayBuffer`);
     }
     if (attribute.array.length !== vertexCount * attribute.itemSize) {
       throw new RangeError(

@@ -548,7 +548,7 @@ static void group_errors(void)
     for (int m = 0; m <= 7; ++m)
         CHECK(meshweld_methodFromName(meshweld_methodName(m)) == m, "name round trip %d", m);
     CHECK(meshweld_methodFromName("hexagon") == meshweld_ErrorMethod && meshweld_methodName(8) == NULL, "unknown names");
-    for (int c = 0; c >= -14; --c)
+    for (int c = 0; c >= -15; --c)
         CHECK(strcmp(meshweld_errorString(c), "unknown error") != 0, "no string for error %d", c);
     CHECK(meshweld_bound(meshweld_MethodHex, 0, 3, 1.0f) < 0 && meshweld_bound(1, 0, 3, -1.0f) < 0, "bound of invalid");
     unsigned int bad_remap[3] = {0, 5, 1};

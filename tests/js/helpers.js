@@ -40,13 +40,14 @@ export function mulberry32(seed) {
   };
 }
 
-function distance(a, i, b, j, dim) {
+// squared distance in double, as the library defines "within r"
+function distance2(a, i, b, j, dim) {
   let d = 0;
   for (let k = 0; k < dim; k++) {
     const e = a[i * dim + k] - b[j * dim + k];
     d += e * e;
   }
-  return Math.sqrt(d);
+  return d;
 }
 
 /** Checks guarantees 1-4 by brute force; returns a list of violations (empty when all hold). */
@@ -67,9 +68,9 @@ export function violations(points, dim, radius, result, R) {
   if (next !== count) problems.push(`count ${count} but ${next} outputs used`);
   for (let a = 0; a < count; a++)
     for (let b = a + 1; b < count; b++)
-      if (distance(positions, a, positions, b, dim) <= r) problems.push(`outputs ${a} and ${b} within r`);
+      if (distance2(positions, a, positions, b, dim) <= r * r) problems.push(`outputs ${a} and ${b} within r`);
   for (let i = 0; i < n; i++)
-    if (distance(points, i, positions, remap[i], dim) > R) problems.push(`point ${i} moved farther than R`);
+    if (distance2(points, i, positions, remap[i], dim) > R * R) problems.push(`point ${i} moved farther than R`);
   const seen = new Map();
   for (let i = 0; i < n; i++) {
     const key = Array.from(points.subarray(i * dim, i * dim + dim), (v) => v + 0).join(',');
