@@ -149,8 +149,9 @@ static uint32_t mw_gridSearch(meshweld_Welder* w, const double p[3], const doubl
     return best;
 }
 
-/* GRID on a flat cell array (one-shot welds of dense points): the same search without hashing. */
-static uint32_t mw_gridSearchDense(meshweld_Welder* w, const double p[3], const double s[3], uint32_t** home)
+/* GRID on a flat cell array (one-shot welds of dense points): the same search without hashing,
+ * and most cells answered by the position they hold inline. */
+static uint32_t mw_gridSearchFlat(meshweld_Welder* w, const double p[3], const double s[3], mw_FlatCell** home)
 {
     double e = w->reach, f = 1.0 - e;
     int32_t fx = mw_floor(s[0]), fy = mw_floor(s[1]), fz = mw_floor(s[2]);
@@ -159,35 +160,47 @@ static uint32_t mw_gridSearchDense(meshweld_Welder* w, const double p[3], const 
     ptrdiff_t at = (fx - w->origin[0]) + sy * (fy - w->origin[1]) + sz * (fz - w->origin[2]);
     int x0 = -(ux < e), x1 = ux > f, y0 = -(uy < e), y1 = uy > f;
     int z0 = -(w->dim == 3 && uz < e), z1 = w->dim == 3 && uz > f;
-    *home = &w->dense[at];
+    *home = &w->flat[at];
     w->searched++;
     uint32_t best = MW_NONE;
     for (int z = z0; z <= z1; ++z)
         for (int y = y0; y <= y1; ++y)
             for (int x = x0; x <= x1; ++x) {
-                uint32_t head = w->dense[at + x + sy * y + sz * z];
-                if (head != MW_NONE)
-                    best = mw_gridChain(w, head, p, best);
+                const mw_FlatCell* c = &w->flat[at + x + sy * y + sz * z];
+                uint32_t q = c->first;
+                if (q >= best) /* empty (MW_NONE), or nothing earlier than best here */
+                    continue;
+                w->work++;
+                if (mw_distance2(p, c->p, w->dim) <= w->r2) {
+                    best = q; /* the cell's earliest */
+                    continue;
+                }
+                for (q = w->next[q]; q != MW_NONE; q = w->next[q]) {
+                    w->work++;
+                    if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+                        best = q;
+                }
             }
     return best;
 }
 
-static void mw_gridLinkDense(meshweld_Welder* w, uint32_t* head, uint32_t rep)
+static void mw_gridLinkFlat(meshweld_Welder* w, mw_FlatCell* c, uint32_t rep)
 {
-    if (*head == MW_NONE) {
-        w->next[rep] = rep;
+    if (c->first == MW_NONE) {
+        memcpy(c->p, &w->reps[rep * 3], sizeof(c->p));
+        c->first = rep;
+        w->next[rep] = MW_NONE;
     } else {
-        w->next[rep] = w->next[*head]; /* the oldest */
-        w->next[*head] = rep;
+        w->next[rep] = w->next[c->first];
+        w->next[c->first] = rep;
     }
-    *head = rep;
 }
 
 /* A one-shot GRID weld uses a flat cell array when the points' bounding box, in cells (with a
  * margin of one for the reach), holds at most two cells per point: dense clouds. */
 static void mw_gridDense(meshweld_Welder* w, const float* points, size_t count, size_t stride)
 {
-    if (!w->oneshot || w->dense)
+    if (!w->oneshot || w->flat)
         return;
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     int seen = 0;
@@ -232,9 +245,10 @@ static void mw_gridDense(meshweld_Welder* w, const float* points, size_t count, 
     }
     if (cells > 2.0 * (double)count + 4096.0)
         return;
-    w->dense = (uint32_t*)mw_allocate((size_t)cells, sizeof(uint32_t));
-    if (w->dense)
-        memset(w->dense, 0xff, (size_t)cells * sizeof(uint32_t)); /* else the hash table serves */
+    w->flat = (mw_FlatCell*)mw_allocate((size_t)cells, sizeof(mw_FlatCell));
+    if (w->flat) /* else the hash table serves */
+        for (size_t i = 0; i < (size_t)cells; ++i)
+            w->flat[i].first = MW_NONE;
 }
 
 /* Undoes a GRID batch: the representatives it made go, the cells are rebuilt without them, and
@@ -243,8 +257,8 @@ static void mw_rollbackAdaptive(meshweld_Welder* w, size_t rep_before)
 {
     w->rep_count = rep_before;
     mw_tableFree(&w->exact);
-    mw_deallocate(w->dense);
-    w->dense = NULL;
+    mw_deallocate(w->flat);
+    w->flat = NULL;
     if (mw_gridRebuild(w, 1.0 / w->inverse, 0))
         mw_tableFree(&w->cells); /* no room even for that: rebuilt at the next batch */
 }
@@ -265,15 +279,17 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
         double size = w->inverse > 0 ? 1.0 / w->inverse : fmax(mw_spacing(w, points, count, stride), floor_size);
         if (w->spacing == 0)
             w->spacing = size;
-        if ((error = mw_gridRebuild(w, size, count / 4)) != meshweld_Ok)
-            return error;
+        w->inverse = 1.0 / size; /* what mw_gridDense sizes its array with; the rebuild sets it again */
         mw_gridDense(w, points, count, stride);
+        if ((error = mw_gridRebuild(w, size, w->flat ? 0 : count / 4)) != meshweld_Ok)
+            return error;
     }
     /* a first guess at the room needed (a quarter of the points), then doubling */
     int cache = 1, estimated = 0;
     size_t looks = 0, hits = 0;
-    if (mw_reserveReps(w, count / 4) || mw_tableReserveWith(&w->cells, w->cells.count + count / 4, mw_cellHash) ||
-        mw_tableReserveWith(&w->exact, w->exact.count + count / 4, mw_exactHash)) {
+    if (mw_reserveReps(w, count / 4) ||
+        (!w->flat && mw_tableReserveWith(&w->cells, w->cells.count + count / 4, mw_cellHash)) ||
+        mw_tableReserveWith(&w->exact, w->exact.count + (count / 4 < 8192 ? count / 4 : 8192), mw_exactHash)) {
         mw_rollbackAdaptive(w, rep_before);
         return meshweld_ErrorMemory;
     }
@@ -281,7 +297,8 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
     for (size_t base = 0; base < count; base += MW_WINDOW) {
         size_t m = count - base < MW_WINDOW ? count - base : MW_WINDOW;
         if ((w->rep_count + m > w->rep_capacity && mw_reserveReps(w, m)) ||
-            (w->cells.count + m > (w->cells.mask + 1) / 2 && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash)) ||
+            (!w->flat && w->cells.count + m > (w->cells.mask + 1) / 2 &&
+             mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash)) ||
             (cache && w->exact.count + m > (w->exact.mask + 1) / 2 && mw_tableReserveWith(&w->exact, w->exact.count + m, mw_exactHash))) {
             error = meshweld_ErrorMemory;
             break;
@@ -320,20 +337,20 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
                     mw_setMethod(w, meshweld_MethodKdtree);
                     return MW_SWITCHED; /* the caller runs the kd-tree on the whole batch */
                 }
-                mw_deallocate(w->dense);
-                w->dense = NULL;
+                mw_deallocate(w->flat);
+                w->flat = NULL;
                 if ((error = mw_gridRebuild(w, size, m)) != meshweld_Ok)
                     break;
                 for (int a = 0; a < 3; ++a)
                     s[a] = p[a] * w->inverse;
             }
             uint32_t rep;
-            if (w->dense) {
-                uint32_t* head = NULL;
-                rep = mw_gridSearchDense(w, p, s, &head);
+            if (w->flat) {
+                mw_FlatCell* home = NULL;
+                rep = mw_gridSearchFlat(w, p, s, &home);
                 if (rep == MW_NONE) {
                     rep = mw_newRep(w, p);
-                    mw_gridLinkDense(w, head, rep);
+                    mw_gridLinkFlat(w, home, rep);
                 }
             } else {
                 mw_Entry* home = NULL;
@@ -373,8 +390,8 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
         if (w->searched >= 1024 && (double)w->work > MW_GRID_WORK * (double)w->searched) {
             double smaller = fmax(0.5 / w->inverse, floor_size);
             if (smaller < 1.0 / w->inverse) {
-                mw_deallocate(w->dense); /* the flat array was sized for the old cells */
-                w->dense = NULL;
+                mw_deallocate(w->flat); /* the flat array was sized for the old cells */
+                w->flat = NULL;
                 if ((error = mw_gridRebuild(w, smaller, m)) != meshweld_Ok)
                     break;
             }

@@ -179,6 +179,13 @@ void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3]);
 #define MW_PLACEHOLDER (MW_NONE - MW_WINDOW) /* outputs stay below it: see squares.c */
 #define MW_SWITCHED 1 /* mw_addAdaptive handed an AUTO welder to the kd-tree */
 
+/* A cell of GRID's flat array: its earliest representative, and that one's position inline (most
+ * searches end there); the cell's later representatives hang off next[first]. */
+typedef struct mw_FlatCell {
+    float p[3];
+    uint32_t first;
+} mw_FlatCell;
+
 struct meshweld_Welder {
     int dim;
     int method;
@@ -209,6 +216,7 @@ struct meshweld_Welder {
     int oneshot;
     double low[3], high[3]; /* the batch's scaled coordinates, checked for the grid */
     uint32_t* dense;
+    mw_FlatCell* flat; /* GRID's flat array, indexed as dense */
     int32_t origin[3];
     size_t extent[3];
 };

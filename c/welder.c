@@ -79,6 +79,8 @@ static void mw_release(meshweld_Welder* w)
     mw_tableFree(&w->cells);
     mw_kdFree(&w->tree);
     mw_deallocate(w->dense);
+    mw_deallocate(w->flat);
+    w->flat = NULL;
     w->reps = NULL;
     w->next = NULL;
     w->dense = NULL;
