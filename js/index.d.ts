@@ -10,9 +10,10 @@ export interface WeldOptions {
   dim?: 2 | 3;
   /** Points within this distance are merged; finite, >= 0 (0: exact duplicates only). */
   radius: number;
-  /** Default 'auto'. 'hex' is 2D only, 'bcc' 3D only. */
+  /** Default 'auto' (runs 'grid': cells sized to the data, precise). 'hex' is 2D only, 'bcc' 3D only. */
   method?: Method;
-  /** Default 'loose'. */
+  /** Default 'loose': one point per cell (the article's rule), for grid-r, grid-2r, hex and bcc;
+   * 'precise' gives R = r. grid, naive and kdtree (and so auto) are always precise. */
   store?: Store;
   /** Floats from one point to the next (default dim), for interleaved buffers. */
   stride?: number;
