@@ -196,44 +196,41 @@ static void mw_gridLinkFlat(meshweld_Welder* w, mw_FlatCell* c, uint32_t rep)
     }
 }
 
+/* The bounding box of every step-th point, non-finite ones left out (the weld reports them). */
+static void mw_box(const meshweld_Welder* w, const float* points, size_t count, size_t stride, size_t step,
+                   float lo[3], float hi[3])
+{
+    int seen = 0;
+    for (int a = 0; a < 3; ++a)
+        lo[a] = hi[a] = 0.0f;
+    for (size_t i = 0; i < count; i += step) {
+        const float* q = mw_point(points, stride, i);
+        float v[3] = {q[0], q[1], w->dim == 3 ? q[2] : 0.0f};
+        if ((v[0] - v[0]) + (v[1] - v[1]) + (v[2] - v[2]) != 0.0f)
+            continue;
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = !seen || v[a] < lo[a] ? v[a] : lo[a];
+            hi[a] = !seen || v[a] > hi[a] ? v[a] : hi[a];
+        }
+        seen = 1;
+    }
+}
+
 /* A one-shot GRID weld uses a flat cell array when the points' bounding box, in cells (with a
  * margin of one for the reach), holds at most two cells per point: dense clouds. */
 static void mw_gridDense(meshweld_Welder* w, const float* points, size_t count, size_t stride)
 {
     if (!w->oneshot || w->flat)
         return;
-    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    int seen = 0;
+    float lo[3], hi[3];
     /* a sample's box first: the full pass only when it can be small enough */
-    size_t step = count / 256 > 0 ? count / 256 : 1;
-    for (size_t i = 0; i < count; i += step) {
-        const float* q = mw_point(points, stride, i);
-        float x = q[0], y = q[1], z = w->dim == 3 ? q[2] : 0.0f;
-        if ((x - x) + (y - y) + (z - z) != 0.0f)
-            continue;
-        if (!seen++)
-            lo[0] = hi[0] = x, lo[1] = hi[1] = y, lo[2] = hi[2] = z;
-        lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
-        lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
-        lo[2] = z < lo[2] ? z : lo[2], hi[2] = z > hi[2] ? z : hi[2];
-    }
+    mw_box(w, points, count, stride, count / 256 > 0 ? count / 256 : 1, lo, hi);
     double sampled = 1.0;
     for (int a = 0; a < w->dim; ++a)
         sampled *= ((double)hi[a] - lo[a]) * w->inverse + 1.0;
     if (sampled > 2.0 * (double)count + 4096.0)
         return;
-    seen = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const float* q = mw_point(points, stride, i);
-        float x = q[0], y = q[1], z = w->dim == 3 ? q[2] : 0.0f;
-        if ((x - x) + (y - y) + (z - z) != 0.0f)
-            continue; /* reported by the weld */
-        if (!seen++)
-            lo[0] = hi[0] = x, lo[1] = hi[1] = y, lo[2] = hi[2] = z;
-        lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
-        lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
-        lo[2] = z < lo[2] ? z : lo[2], hi[2] = z > hi[2] ? z : hi[2];
-    }
+    mw_box(w, points, count, stride, 1, lo, hi);
     double cells = 1.0;
     for (int a = 0; a < 3; ++a) {
         double l = lo[a] * w->inverse, h = hi[a] * w->inverse;

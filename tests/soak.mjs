@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
 import { ready, weld, Welder, weldMesh, countClosePairs, bound, cells, memoryBytes, methods, stores, PointBuffer } from '../js/index.js';
+import { mulberry32 } from './js/helpers.js';
 
 // ---- the checker: the guarantees of README.md, by brute force ----
 
@@ -130,16 +131,6 @@ export function weldProblems(points, result, { dim = 3, stride = dim, radius, st
 }
 
 // ---- random data ----
-
-export function mulberry32(seed) {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const methodsFor = (dim) => methods.filter((m) => !(m === 'hex' && dim !== 2) && !(m === 'bcc' && dim !== 3));
 

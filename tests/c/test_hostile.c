@@ -13,20 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        checks++;                                                                              \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            if (failures < 40) {                                                               \
-                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);       \
-                fprintf(stderr, __VA_ARGS__);                                                  \
-                fprintf(stderr, "\n");                                                         \
-            }                                                                                  \
-        }                                                                                      \
-    } while (0)
+#include "check.h"
 
 /* Every method is every number with a name (fz_methodCount): one added to the library is tested
  * here without a change. The four grids whose cells meshweld_cells describes have exact
