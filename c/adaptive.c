@@ -286,7 +286,7 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
     size_t looks = 0, hits = 0;
     if (mw_reserveReps(w, count / 4) ||
         (!w->flat && mw_tableReserveWith(&w->cells, w->cells.count + count / 4, mw_cellHash)) ||
-        mw_tableReserveWith(&w->exact, w->exact.count + (count / 4 < 8192 ? count / 4 : 8192), mw_exactHash)) {
+        mw_tableReserve(&w->exact, w->exact.count + count / 4)) {
         mw_rollbackAdaptive(w, rep_before);
         return meshweld_ErrorMemory;
     }
@@ -296,7 +296,7 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
         if ((w->rep_count + m > w->rep_capacity && mw_reserveReps(w, m)) ||
             (!w->flat && w->cells.count + m > (w->cells.mask + 1) / 2 &&
              mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash)) ||
-            (cache && w->exact.count + m > (w->exact.mask + 1) / 2 && mw_tableReserveWith(&w->exact, w->exact.count + m, mw_exactHash))) {
+            (cache && w->exact.count + m > (w->exact.mask + 1) / 2 && mw_tableReserve(&w->exact, w->exact.count + m))) {
             error = meshweld_ErrorMemory;
             break;
         }
@@ -308,7 +308,7 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
             if (cache) {
                 float v[3] = {fx + 0.0f, fy + 0.0f, fz + 0.0f}; /* -0 + 0 = +0 */
                 memcpy(key, v, sizeof(key));
-                slot = mw_tableFindHashed(&w->exact, mw_exactHash(key[0], key[1], key[2]), key[0], key[1], key[2]);
+                slot = mw_tableFind(&w->exact, key[0], key[1], key[2]);
                 looks++;
                 if (slot->value != MW_NONE) { /* a position seen (and checked) before */
                     remap[i] = slot->value;

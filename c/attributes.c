@@ -92,12 +92,9 @@ static int mw_checkAttributes(const float* points, size_t count, size_t stride, 
     }
     if (count == 0)
         return meshweld_Ok;
-    if (!points)
-        return meshweld_ErrorNull;
-    if (mw_badStride(stride, (size_t)dim))
-        return meshweld_ErrorStride;
-    if (count >= MW_NONE || count > SIZE_MAX / stride)
-        return meshweld_ErrorCount;
+    int error = mw_checkBuffer(points, count, stride, dim, MW_NONE);
+    if (error)
+        return error;
 
     *search = r == 0.0f ? MW_SEARCH_EXACT : (method == meshweld_MethodKdtree ? MW_SEARCH_KDTREE : MW_SEARCH_GRID);
     double scale = r > 0.0f ? mw_gridScale(meshweld_MethodGrid2R, r) : 0.0;

@@ -73,13 +73,6 @@ static inline uint32_t mw_cellHash(uint32_t a, uint32_t b, uint32_t c)
     return mw_mix(a * MW_K0 + b * MW_K1 + c * MW_K2);
 }
 
-/* The hash of GRID's exact cache (float bits): each word mixed on its own, so that regular bit
- * patterns (lattice coordinates) do not line up. */
-static inline uint32_t mw_exactHash(uint32_t a, uint32_t b, uint32_t c)
-{
-    return mw_mix(a * MW_K0 ^ mw_mix(b * MW_K1 ^ mw_mix(c * MW_K2)));
-}
-
 /* floor for |x| < 2^31, without a libm call */
 static inline int32_t mw_floor(double x)
 {
@@ -150,6 +143,19 @@ static inline int mw_badStride(size_t stride, size_t floats)
     return stride < floats * sizeof(float) || stride % sizeof(float) != 0;
 }
 
+/* The checks every buffer of count points gets before it is read: a pointer, a stride that holds
+ * dim floats, and a count whose indices (below limit) and byte sizes do not overflow. */
+static inline int mw_checkBuffer(const float* points, size_t count, size_t stride, int dim, size_t limit)
+{
+    if (!points)
+        return meshweld_ErrorNull;
+    if (mw_badStride(stride, (size_t)dim))
+        return meshweld_ErrorStride;
+    if (count >= limit || count > SIZE_MAX / stride)
+        return meshweld_ErrorCount;
+    return meshweld_Ok;
+}
+
 /* Squared distance in double of a point given as doubles and one given as floats. */
 static inline double mw_distance2(const double p[3], const float* q, int dim)
 {
@@ -175,8 +181,7 @@ void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3]);
 /* ---- the welder, shared by welder.c (the loop, NAIVE, KDTREE), squares.c (the article's grids)
  * and adaptive.c (GRID) ---- */
 
-#define MW_WINDOW 32
-#define MW_PLACEHOLDER (MW_NONE - MW_WINDOW) /* outputs stay below it: see squares.c */
+#define MW_WINDOW 32 /* points between two checks of the tables' room */
 #define MW_SWITCHED 1 /* mw_addAdaptive handed an AUTO welder to the kd-tree */
 
 /* A cell of GRID's flat array: its earliest representative, and that one's position inline (most
@@ -202,7 +207,6 @@ struct meshweld_Welder {
     mw_Table cells; /* cell -> representative (loose) or newest representative (precise) */
 
     mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
-    uint32_t sink;  /* what the cache-warming loads read, kept so that they are not optimised away */
 
     /* GRID: cells of size 1 / inverse, chains of representatives oldest first (the entry holds
      * the newest, whose next is the oldest); work counts the chain steps, to shrink the cells

@@ -211,12 +211,9 @@ int meshweld_countClosePairs(size_t* pairs, const float* points, size_t count, s
         return meshweld_ErrorRadius;
     if (count == 0)
         return meshweld_Ok;
-    if (!points)
-        return meshweld_ErrorNull;
-    if (mw_badStride(stride, (size_t)dim))
-        return meshweld_ErrorStride;
-    if (count >= MW_NONE || count > SIZE_MAX / stride)
-        return meshweld_ErrorCount;
+    int error = mw_checkBuffer(points, count, stride, dim, MW_NONE);
+    if (error)
+        return error;
     for (size_t i = 0; i < count; ++i) {
         const float* p = mw_point(points, stride, i);
         for (int a = 0; a < dim; ++a)

@@ -1,11 +1,5 @@
 /* The article's grids (grid-r, grid-2r, hex, bcc) in both store policies, after the exact pass.
- *
- * They run in windows of MW_WINDOW points. Each stage of a window first computes the hash slots
- * it will need and touches them (independent loads the processor may overlap), then does the real
- * work, in input order: the result is exactly the one-point-at-a-time loop's. Exact-table values
- * from MW_PLACEHOLDER up mark positions of the current window whose output is not known yet, so
- * outputs stay below MW_PLACEHOLDER. One-shot square-grid welds of dense points use a flat cell
- * array instead of the hash table. */
+ * One-shot square-grid welds of dense points use a flat cell array instead of the hash table. */
 #include "internal.h"
 
 #include <math.h>
@@ -231,89 +225,46 @@ static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_
     }
 }
 
-/* Scratch of one grid window. */
-typedef struct mw_Window {
-    mw_Key exact[MW_WINDOW];   /* per point: its exact key */
-    uint32_t result[MW_WINDOW]; /* per point: its output, or MW_PLACEHOLDER + j for pending j */
-    uint32_t pending[MW_WINDOW];   /* per new position j: its point in the window */
-    mw_Entry* slot[MW_WINDOW];     /* per new position j: its exact-table slot */
-    uint32_t output[MW_WINDOW];    /* per new position j: its output */
-    int cell_count[MW_WINDOW];
-    mw_Key cells[MW_WINDOW][27];   /* per new position j: its cells */
-} mw_Window;
-
-/* The grid methods, window by window; tables grow between windows. On failure the welder is
- * rolled back to its state before the batch. */
+/* The grid methods, point by point after the exact pass; the tables grow every MW_WINDOW points.
+ * On failure the welder is rolled back to its state before the batch. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
 {
     size_t rep_before = w->rep_count, fresh_count = 0;
     uint32_t* fresh = NULL; /* points of this batch whose position was new: needed to undo */
-    mw_Window* win = (mw_Window*)mw_allocate(1, sizeof(mw_Window));
-    if (!win || (w->fed > 0 && !(fresh = (uint32_t*)mw_allocate(count, sizeof(uint32_t))))) {
-        mw_deallocate(win);
+    if (w->fed > 0 && !(fresh = (uint32_t*)mw_allocate(count, sizeof(uint32_t))))
         return meshweld_ErrorMemory;
-    }
-    int error = meshweld_Ok;
-    uint32_t sink = 0;
-    int dense = mw_denseSetup(w, count);
-    for (size_t base = 0; base < count; base += MW_WINDOW) {
-        size_t m = count - base < MW_WINDOW ? count - base : MW_WINDOW;
-        if (mw_reserveReps(w, m) || mw_tableReserve(&w->exact, w->exact.count + m) ||
-            (!dense && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash))) {
-            mw_rollbackGrid(w, rep_before, fresh, fresh_count, points, stride);
-            error = meshweld_ErrorMemory;
-            break;
-        }
-        /* exact keys, and their slots touched */
-        for (size_t k = 0; k < m; ++k) {
-            mw_exactKey(w, mw_point(points, stride, base + k), &win->exact[k]);
-            sink ^= w->exact.entries[win->exact[k].hash & w->exact.mask].value;
-        }
-        /* duplicates take their output; new positions are marked pending */
-        size_t n = 0;
-        for (size_t k = 0; k < m; ++k) {
-            mw_Entry* e = mw_find(&w->exact, &win->exact[k]);
-            if (e->value == MW_NONE) {
-                memcpy(e->key, win->exact[k].key, sizeof(e->key));
-                e->value = MW_PLACEHOLDER + (uint32_t)n;
-                w->exact.count++;
-                win->slot[n] = e;
-                win->pending[n++] = (uint32_t)k;
-            }
-            win->result[k] = e->value;
-        }
-        /* the cells of the new positions, their slots touched */
-        for (size_t j = 0; j < n; ++j) {
-            double p[3];
-            mw_load(p, mw_point(points, stride, base + win->pending[j]), w->dim);
-            if (dense) {
-                win->cell_count[j] = mw_denseCells(w, p, win->cells[j]);
-                for (int k = 0; k < win->cell_count[j]; ++k)
-                    sink ^= w->dense[win->cells[j][k].hash];
-            } else {
-                win->cell_count[j] = mw_cellKeys(w, p, win->cells[j]);
-                for (int k = 0; k < win->cell_count[j]; ++k)
-                    sink ^= w->cells.entries[win->cells[j][k].hash & w->cells.mask].value;
+    int error = meshweld_Ok, dense = mw_denseSetup(w, count);
+    mw_Key cells[27];
+    for (size_t i = 0; i < count; ++i) {
+        if (i % MW_WINDOW == 0) {
+            size_t m = count - i < MW_WINDOW ? count - i : MW_WINDOW;
+            if (mw_reserveReps(w, m) || mw_tableReserve(&w->exact, w->exact.count + m) ||
+                (!dense && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash))) {
+                mw_rollbackGrid(w, rep_before, fresh, fresh_count, points, stride);
+                error = meshweld_ErrorMemory;
+                break;
             }
         }
-        /* the weld itself, in input order */
-        for (size_t j = 0; j < n; ++j) {
+        const float* src = mw_point(points, stride, i);
+        mw_Key key;
+        mw_exactKey(w, src, &key);
+        mw_Entry* e = mw_find(&w->exact, &key);
+        if (e->value == MW_NONE) {
             double p[3];
-            mw_load(p, mw_point(points, stride, base + win->pending[j]), w->dim);
-            win->output[j] = dense ? mw_weldDense(w, p, win->cells[j], win->cell_count[j])
-                                   : mw_weldGrid(w, p, win->cells[j], win->cell_count[j]);
-            win->slot[j]->value = win->output[j];
+            mw_load(p, src, w->dim);
+            uint32_t rep;
+            if (dense)
+                rep = mw_weldDense(w, p, cells, mw_denseCells(w, p, cells));
+            else
+                rep = mw_weldGrid(w, p, cells, mw_cellKeys(w, p, cells));
+            memcpy(e->key, key.key, sizeof(e->key));
+            e->value = rep;
+            w->exact.count++;
             if (fresh)
-                fresh[fresh_count++] = (uint32_t)(base + win->pending[j]);
+                fresh[fresh_count++] = (uint32_t)i;
         }
-        for (size_t k = 0; k < m; ++k) {
-            uint32_t v = win->result[k];
-            remap[base + k] = v >= MW_PLACEHOLDER && v != MW_NONE ? win->output[v - MW_PLACEHOLDER] : v;
-        }
+        remap[i] = e->value;
     }
-    w->sink ^= sink;
-    mw_deallocate(win);
     mw_deallocate(fresh);
     return error;
 }
-

@@ -101,46 +101,43 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
 {
     if (count == 0)
         return meshweld_Ok;
-    if (!remap || !points)
+    if (!remap)
         return meshweld_ErrorNull;
-    if (mw_badStride(stride, (size_t)w->dim))
-        return meshweld_ErrorStride;
-    if (count >= MW_PLACEHOLDER - w->fed || count > SIZE_MAX / stride)
-        return meshweld_ErrorCount;
+    int error = mw_checkBuffer(points, count, stride, w->dim, MW_NONE - w->fed);
+    if (error || (w->method == meshweld_MethodGrid && w->radius > 0))
+        return error; /* GRID checks the points it has not seen before as it welds them */
 
     /* one branch-free pass: x - x summed stays 0 unless some coordinate is NaN or infinite, and
-     * (but for GRID, which sizes its cells as it goes) the bounding box */
-    int dim = w->dim;
+     * for the grids the bounding box (their range, and the flat array of one-shot welds) */
+    int dim = w->dim, grid = mw_isGrid(w->method) && w->radius > 0; /* radius 0: the exact pass is all */
     float lo[3] = {points[0], points[1], dim == 3 ? points[2] : 0.0f}, hi[3] = {lo[0], lo[1], lo[2]};
     float bad = 0.0f;
-    if (w->method == meshweld_MethodGrid && w->radius > 0) {
-        return meshweld_Ok; /* GRID checks the points it has not seen before as it welds them */
-    } else {
-        for (size_t i = 0; i < count; ++i) {
-            const float* p = mw_point(points, stride, i);
-            float x = p[0], y = p[1], z = dim == 3 ? p[2] : 0.0f;
-            bad += (x - x) + (y - y) + (z - z);
+    for (size_t i = 0; i < count; ++i) {
+        const float* p = mw_point(points, stride, i);
+        float x = p[0], y = p[1], z = dim == 3 ? p[2] : 0.0f;
+        bad += (x - x) + (y - y) + (z - z);
+        if (grid) {
             lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
             lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
             lo[2] = z < lo[2] ? z : lo[2], hi[2] = z > hi[2] ? z : hi[2];
         }
     }
-    int grid = mw_isGrid(w->method) && w->radius > 0; /* radius 0: the exact pass is the whole weld */
+    double extent = 0.0;
     for (int a = 0; a < 3; ++a) {
         w->low[a] = (double)lo[a] * w->scale;
         w->high[a] = (double)hi[a] * w->scale;
+        extent = fmax(extent, fmax(fabs(w->low[a]), fabs(w->high[a])));
     }
-    if (bad == 0.0f && !(grid && fmax(fabs(w->low[0]), fmax(fabs(w->high[0]), fmax(fabs(w->low[1]), fmax(fabs(w->high[1]),
-                          fmax(fabs(w->low[2]), fabs(w->high[2])))))) >= MW_CELL_LIMIT))
+    if (bad == 0.0f && !(grid && extent >= MW_CELL_LIMIT))
         return meshweld_Ok;
 
     /* something is wrong: find the first offending coordinate */
     for (size_t i = 0; i < count; ++i) {
         const float* p = mw_point(points, stride, i);
         for (int a = 0; a < dim; ++a) {
-            int error = !isfinite(p[a]) ? meshweld_ErrorNonFinite
-                        : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT ? meshweld_ErrorRange
-                                                                                              : meshweld_Ok;
+            error = !isfinite(p[a]) ? meshweld_ErrorNonFinite
+                    : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT ? meshweld_ErrorRange
+                                                                                          : meshweld_Ok;
             if (error) {
                 if (info)
                     info->error_point = i, info->error_axis = a;

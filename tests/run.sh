@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # The whole test suite: native C tests (plain, with ASan/UBSan/LSan, and under Valgrind), then the
-# JS tests. `npm test` runs this. Valgrind is skipped, with a note, where it is not installed,
-# except in CI (CI=true), where it must run. The fuzzers run apart: `npm run fuzz` (.ci/run does).
+# JS tests. `npm test` runs this. Valgrind, Emscripten and Chromium are skipped, with a note,
+# where they are not installed, except in CI (CI=true), where they must run. The fuzzers run apart:
+# `npm run fuzz` (.ci/run does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+
+if [ ! -d node_modules/vite ]; then
+  echo "== npm ci (node_modules is missing)"
+  npm ci --no-audit --no-fund
+fi
 
 echo "== native tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -50,4 +56,10 @@ else
 fi
 
 echo "== JS tests"
-node --test tests/
+chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
+if [ -x "$chromium" ] || [ "${CI:-}" = "true" ]; then
+  node --test tests/
+else
+  echo "skipped: the browser and demo tests (no Chromium at $chromium: apt-get install chromium)"
+  node --test $(ls tests/js/*.test.js | grep -v -e browser.test.js -e demo.test.js)
+fi

@@ -1,46 +1,33 @@
 // The package in headless Chromium: bundled by Vite, on the page and in a module Web Worker.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from 'vite';
 import { root } from './helpers.js';
-import { chromiumPath, launch, serve } from './serve.js';
+import { openSite } from './serve.js';
 
-const out = mkdtempSync(join(tmpdir(), 'meshweld-browser-'));
-let server, browser;
+let site;
 
 before(async () => {
-  assert.ok(existsSync(chromiumPath), `no Chromium at ${chromiumPath} (apt-get install chromium)`);
-  await build({
+  site = await openSite('browser', {
     root: join(root, 'tests', 'browser'),
-    logLevel: 'warn',
     resolve: {
       alias: [
         { find: /^meshweld\/three$/, replacement: join(root, 'js', 'three.js') },
         { find: /^meshweld$/, replacement: join(root, 'js', 'index.js') },
       ],
     },
-    build: { outDir: out, emptyOutDir: true },
     worker: { format: 'es' },
   });
-  server = await serve(out);
-  browser = await launch();
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(out, { recursive: true, force: true });
-});
+after(() => site?.close());
 
 test('meshweld and meshweld/three weld in the browser and in a Web Worker, with the same results', async () => {
-  const page = await browser.newPage();
+  const page = await site.browser.newPage();
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(server.url);
+  await page.goto(site.url);
   await page.waitForFunction(() => window.__results, null, { timeout: 30000 });
   const { page: main, worker } = await page.evaluate(() => window.__results);
   assert.deepEqual(problems, []);

@@ -3,48 +3,34 @@
 // step mode, 100,000 points and the 3D section, asserted on what the page shows; screenshots go to
 // tests/artifacts/demo/. Any console error, page error or failed request fails the test.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from 'vite';
 import { root } from './helpers.js';
-import { chromiumPath, launch, serve } from './serve.js';
+import { openSite } from './serve.js';
 
-const out = mkdtempSync(join(tmpdir(), 'meshweld-demo-'));
 const artifacts = join(root, 'tests', 'artifacts', 'demo');
-let server, browser;
+let site;
 
 before(async () => {
-  assert.ok(existsSync(chromiumPath), `no Chromium at ${chromiumPath} (apt-get install chromium)`);
   mkdirSync(artifacts, { recursive: true });
-  await build({
-    root: join(root, 'demo'),
-    configFile: join(root, 'demo', 'vite.config.js'),
-    logLevel: 'warn',
-    build: { outDir: out, emptyOutDir: true },
-  });
+  site = await openSite('demo', { root: join(root, 'demo'), configFile: join(root, 'demo', 'vite.config.js') });
+  const { out } = site;
   assert.ok(existsSync(join(out, 'index.html')) && existsSync(join(out, 'favicon.svg')), 'the build wrote no site');
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), /src="\.\/assets\//, 'assets must be linked relatively (base ./)');
-  server = await serve(out);
-  browser = await launch();
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(out, { recursive: true, force: true });
-});
+after(() => site?.close());
 
 // A page on the demo with every console error, page error and failed request recorded.
 async function open(query = '') {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const page = await site.browser.newPage({ viewport: { width: 1200, height: 900 } });
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  await page.goto(server.url + query);
+  await page.goto(site.url + query);
   await page.waitForSelector('html[data-ready]', { timeout: 30000 });
   await settle(page);
   return { page, problems };

@@ -1,6 +1,9 @@
-// A static file server on 127.0.0.1 for the browser tests, and the Chromium launch they share.
+// What the browser tests share: a static file server on 127.0.0.1, the Chromium launch, and a
+// Vite build served and opened in one call.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 
 const TYPES = {
@@ -35,4 +38,27 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+/**
+ * Builds a site with Vite (config as for vite's build(), without the output folder) into a
+ * temporary folder, serves it and launches Chromium: { out, url, browser, close() }.
+ */
+export async function openSite(name, config) {
+  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath} (apt-get install chromium)`);
+  const { build } = await import('vite');
+  const out = mkdtempSync(join(tmpdir(), `meshweld-${name}-`));
+  await build({ logLevel: 'warn', ...config, build: { ...config.build, outDir: out, emptyOutDir: true } });
+  const server = await serve(out);
+  const browser = await launch();
+  return {
+    out,
+    url: server.url,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+      rmSync(out, { recursive: true, force: true });
+    },
+  };
 }
