@@ -260,14 +260,13 @@ static void mw_rollbackAdaptive(meshweld_Welder* w, size_t rep_before)
         mw_tableFree(&w->cells); /* no room even for that: rebuilt at the next batch */
 }
 
-/* GRID, point by point. Bitwise-identical
- * positions are looked up in an exact cache first (they have the same answer: later
- * representatives are never earlier), which makes triangle soups cheap; the cache is dropped
- * when it hits less than one point in eight. Tables grow as representatives come; cells grow
- * when a coordinate outgrows the cell indices and shrink when chains grow long. On failure the
- * welder is left as it was. */
+/* GRID, point by point. Bitwise-identical positions are looked up in an exact cache first (they
+ * have the same answer: later representatives are never earlier), which makes triangle soups
+ * cheap; the cache is dropped when it hits less than one point in eight. Tables grow as
+ * representatives come; cells grow when a coordinate outgrows the cell indices and shrink when
+ * chains grow long. On failure the welder is left as it was. */
 int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
-                          meshweld_Info* info)
+                   meshweld_Info* info)
 {
     size_t rep_before = w->rep_count;
     double floor_size = 2.0 * w->radius * MW_SLACK;
@@ -371,7 +370,8 @@ int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points,
             if (!estimated) {
                 /* room for the representatives this hit rate predicts, in one step */
                 size_t expect = (size_t)((double)(count - base) * (1.0 - (double)hits / (double)looks)) + m;
-                if (mw_reserveReps(w, expect) || mw_tableReserveWith(&w->cells, w->cells.count + expect, mw_cellHash)) {
+                if (mw_reserveReps(w, expect) ||
+                    (!w->flat && mw_tableReserveWith(&w->cells, w->cells.count + expect, mw_cellHash))) {
                     error = meshweld_ErrorMemory;
                     break;
                 }
