@@ -214,8 +214,10 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
     }
     fail(what, ['did not throw']);
   };
-  // the largest weld first: the memory the rest needs
-  weld(new Float32Array(3 * 50000).map(random), { radius: 0.001, store: 'precise' });
+  // the largest weld first, with every method and store: the memory the rest needs
+  const largest = new Float32Array(3 * 50000).map(random);
+  for (const method of methodsFor(3).filter((m) => m !== 'naive'))
+    for (const store of stores) weld(largest, { radius: 0.001, method, store });
   const start = Date.now();
   for (let i = 0; i < warmup + welds; i++) {
     if (i === warmup) {
