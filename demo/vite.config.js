@@ -10,6 +10,7 @@ export default {
   resolve: {
     alias: [
       { find: /^meshweld\/three$/, replacement: here('../js/three.js') },
+      { find: /^meshweld\/inspect$/, replacement: here('../js/inspect.js') },
       { find: /^meshweld$/, replacement: here('../js/index.js') },
     ],
   },

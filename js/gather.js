@@ -1,14 +1,5 @@
 // Helpers shared by the package's entry points (not part of the public API).
 
-/** A value described for an error message: its type, and the value itself when short. */
-export function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an Array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  return typeof value === 'object' ? `a ${value.constructor?.name ?? 'object'}` : `${typeof value} ${String(value)}`;
-}
-
 /** For each output of a remap, its first input: the vertex whose values it keeps. */
 export function firstOfEach(remap, count) {
   const first = new Uint32Array(count);

@@ -1,23 +1,16 @@
 // meshweld/three: weld a three.js BufferGeometry into a new indexed one. `three` is an optional
 // peer dependency: only this entry point imports it.
 import { BufferAttribute, BufferGeometry } from 'three';
-import { ready, weldMesh } from './index.js';
-import { describe, firstOfEach, gatherItems } from './gather.js';
+import { ready, weld } from './index.js';
+import { firstOfEach, gatherItems } from './gather.js';
+import { boolean, checkOptions, choice, describe, failure } from './check.js';
+import { primitives, weldMeshAs } from './mesh.js';
+import { SKIPPED, nonFiniteOption } from './engine.js';
+import { isIntegerArray, normalizer } from './points.js';
 
 export { ready };
 
-const OPTIONS = new Set(['radius', 'attributes', 'removeDegenerate']);
-
-// The largest magnitude of each normalized integer type, the divisor that maps it to [-1, 1].
-function normalizer(array) {
-  if (array instanceof Uint8Array || array instanceof Uint8ClampedArray) return [255, 0];
-  if (array instanceof Int8Array) return [127, -1];
-  if (array instanceof Uint16Array) return [65535, 0];
-  if (array instanceof Int16Array) return [32767, -1];
-  if (array instanceof Uint32Array) return [4294967295, 0];
-  if (array instanceof Int32Array) return [2147483647, -1];
-  return [1, -Infinity];
-}
+const WHO = 'weldGeometry';
 
 // An attribute (plain or interleaved, normalized or not) as packed float values, the values its
 // shader sees: what tolerances compare.
@@ -29,11 +22,11 @@ function readFloats(attribute) {
   const offset = interleaved ? attribute.offset : 0;
   if (!interleaved && !normalized && source instanceof Float32Array && source.length === count * itemSize) return source;
   const out = new Float32Array(count * itemSize);
-  const [scale, low] = normalized ? normalizer(source) : [1, -Infinity];
+  const scale = normalized && isIntegerArray(source) ? normalizer(source) : (v) => v;
   for (let i = 0; i < count; i++)
     for (let k = 0; k < itemSize; k++) {
       const v = source[i * stride + offset + k];
-      out[i * itemSize + k] = normalized ? Math.max(v / scale, low) : v;
+      out[i * itemSize + k] = scale(v);
     }
   return out;
 }
@@ -52,11 +45,11 @@ function readRaw(attribute) {
 // A new attribute holding the kept vertices' values, same type, item size and normalization.
 function compactAttribute(attribute, first, name) {
   if (!attribute || typeof attribute.itemSize !== 'number' || typeof attribute.count !== 'number') {
-    throw new TypeError(`meshweld: weldGeometry attribute '${name}' is not a BufferAttribute: ${describe(attribute)}`);
+    throw failure(TypeError, WHO, `attribute '${name}' must be a BufferAttribute, got ${describe(attribute)}`);
   }
   const raw = readRaw(attribute);
   if (raw.length < attribute.count * attribute.itemSize) {
-    throw new RangeError(`meshweld: weldGeometry attribute '${name}' has ${raw.length} values, fewer than ${attribute.count} x ${attribute.itemSize}`);
+    throw failure(RangeError, WHO, `attribute '${name}' has ${raw.length} values, fewer than ${attribute.count} x ${attribute.itemSize}`);
   }
   const out = new BufferAttribute(gatherItems(raw, attribute.itemSize, first), attribute.itemSize, attribute.normalized);
   out.name = attribute.name;
@@ -65,54 +58,71 @@ function compactAttribute(attribute, first, name) {
   return out;
 }
 
+const OPTIONS = ['radius', 'relativeRadius', 'attributes', 'removeDegenerate', 'primitive', 'nonFinite'];
+
 function parseGeometryOptions(options) {
-  if (options === undefined) options = {};
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`meshweld: weldGeometry options must be an object, got ${describe(options)}`);
+  const o = checkOptions(options, WHO, OPTIONS);
+  const { attributes = 'all' } = o;
+  if (attributes !== 'all' && attributes !== 'position' && (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes))) {
+    throw failure(TypeError, WHO,
+      `attributes must be 'all', 'position' or an object of attribute name to tolerance, got ${describe(attributes)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (!OPTIONS.has(key)) {
-      throw new RangeError(`meshweld: weldGeometry has no option '${key}'; it takes radius, attributes and removeDegenerate`);
+  return {
+    radius: o.radius === undefined && o.relativeRadius === undefined ? { radius: 1e-4 } : { radius: o.radius, relativeRadius: o.relativeRadius },
+    attributes,
+    implicit: o.attributes === undefined,
+    removeDegenerate: boolean(o.removeDegenerate, 'removeDegenerate', true, WHO),
+    primitive: choice(o.primitive, 'primitive', primitives, 'triangles', WHO),
+    nonFinite: nonFiniteOption(o.nonFinite, WHO),
+  };
+}
+
+const CORNERS = { triangles: 3, lines: 2, points: 1 };
+const percent = (part, whole) => `${whole ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
+const thousands = (n) => n.toLocaleString('en-US');
+
+// For each element of the input, whether the weld kept it: what groups are shrunk by.
+function keptElements(remap, indices, count, corners, removeDegenerate) {
+  const kept = new Uint8Array(count / corners);
+  const seen = corners === 1 ? new Uint8Array(remap.length) : null;
+  for (let e = 0; e < kept.length; e++) {
+    const v = [];
+    for (let j = 0; j < corners; j++) v.push(remap[indices ? indices[e * corners + j] : e * corners + j]);
+    if (v.includes(SKIPPED)) continue;
+    if (corners === 1) {
+      if (!seen[v[0]]) kept[e] = seen[v[0]] = 1;
+    } else {
+      kept[e] = removeDegenerate && new Set(v).size < corners ? 0 : 1;
     }
   }
-  const { radius = 1e-4, attributes = 'all', removeDegenerate = true } = options;
-  if (typeof removeDegenerate !== 'boolean') {
-    throw new TypeError(`meshweld: weldGeometry removeDegenerate must be a boolean, got ${describe(removeDegenerate)}`);
-  }
-  if (attributes !== 'all' && attributes !== 'position' && (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes))) {
-    throw new TypeError(
-      `meshweld: weldGeometry attributes must be 'all', 'position' or an object of attribute name to tolerance, got ${describe(attributes)}`,
-    );
-  }
-  return { radius, attributes, removeDegenerate };
+  return kept;
 }
 
 /**
  * Welds a BufferGeometry, indexed or not, into a new indexed BufferGeometry; the input is left
- * untouched. Vertices merge when their positions are within `radius` and every attribute named
- * by `attributes` is within its tolerance ('all': every attribute and morph attribute within
- * `radius`; 'position': positions alone; or { normal: 0.05, uv: 1e-4 }). Every attribute, morph
- * attribute, group, name and userData is carried; triangles with two or three corners welded
- * together are removed unless removeDegenerate is false, and groups are shrunk to match.
+ * untouched. Vertices merge when their positions are within `radius` (or `relativeRadius` times
+ * the bounding-box diagonal) and every attribute named by `attributes` is within its tolerance
+ * ('all': every attribute and morph attribute within the radius; 'position': positions alone; or
+ * { normal: 0.05, uv: 1e-4 }). Every attribute, morph attribute, group, name and userData is
+ * carried; collapsed triangles (or segments) are removed unless removeDegenerate is false, and
+ * groups are shrunk to match. `primitive: 'lines'` welds LineSegments, 'points' a point cloud.
+ * The statistics of the weld are in the result's userData.meshweld.
  */
 export function weldGeometry(geometry, options) {
   if (!geometry || geometry.isBufferGeometry !== true) {
-    throw new TypeError(`meshweld: weldGeometry needs a three.js BufferGeometry, got ${describe(geometry)}`);
+    throw failure(TypeError, WHO, `geometry must be a three.js BufferGeometry, got ${describe(geometry)}`);
   }
-  const { radius, attributes: match, removeDegenerate } = parseGeometryOptions(options);
+  const { radius, attributes: match, implicit, removeDegenerate, primitive, nonFinite } = parseGeometryOptions(options);
   const position = geometry.getAttribute('position');
-  if (!position) throw new RangeError('meshweld: weldGeometry: the geometry has no position attribute');
+  if (!position) throw failure(RangeError, WHO, 'the geometry has no position attribute');
   const dim = position.itemSize;
-  if (dim !== 2 && dim !== 3) {
-    throw new RangeError(`meshweld: weldGeometry: position itemSize must be 2 or 3, got ${dim}`);
-  }
+  if (dim !== 2 && dim !== 3) throw failure(RangeError, WHO, `the position attribute's itemSize must be 2 or 3, got ${describe(dim)}`);
   const vertexCount = position.count;
   const names = Object.keys(geometry.attributes);
   for (const name of names) {
     if (geometry.attributes[name].count !== vertexCount) {
-      throw new RangeError(
-        `meshweld: weldGeometry attribute '${name}' has ${geometry.attributes[name].count} items, but position has ${vertexCount}`,
-      );
+      throw failure(RangeError, WHO,
+        `attribute '${name}' has ${geometry.attributes[name].count} items, but position has ${vertexCount}`);
     }
   }
 
@@ -123,34 +133,44 @@ export function weldGeometry(geometry, options) {
     deciding[key] = { array: readFloats(attribute), itemSize: attribute.itemSize };
     tolerances[key] = tolerance;
   };
+  const tolerance = radius.radius ?? 0; // with relativeRadius, set once the radius is known below
   if (match === 'all') {
-    for (const name of names) if (name !== 'position') decide(name, geometry.attributes[name], radius);
+    for (const name of names) if (name !== 'position') decide(name, geometry.attributes[name], tolerance);
     for (const [name, targets] of Object.entries(geometry.morphAttributes))
-      targets.forEach((target, k) => decide(`morph ${name}[${k}]`, target, radius));
+      targets.forEach((target, k) => decide(`morph ${name}[${k}]`, target, tolerance));
   } else if (match !== 'position') {
-    for (const [name, tolerance] of Object.entries(match)) {
+    for (const [name, t] of Object.entries(match)) {
       if (name === 'position') {
-        throw new RangeError("meshweld: weldGeometry attributes: positions are matched within radius; remove 'position'");
+        throw failure(RangeError, WHO, "attributes: positions are matched within radius; remove 'position'");
       }
       if (!geometry.attributes[name]) {
-        throw new RangeError(`meshweld: weldGeometry attributes names '${name}', which the geometry does not have (it has ${names.join(', ')})`);
+        throw failure(RangeError, WHO, `attributes names '${name}', which the geometry does not have (it has ${names.join(', ')})`);
       }
-      decide(name, geometry.attributes[name], tolerance);
+      decide(name, geometry.attributes[name], t);
     }
+  }
+  const positions = readFloats(position);
+  if (match === 'all' && radius.relativeRadius !== undefined) {
+    // 'all' compares every attribute within the radius itself: resolve it first
+    const r = weld(positions, { dim, relativeRadius: radius.relativeRadius, nonFinite: nonFinite === 'error' ? 'skip' : nonFinite }).radius;
+    for (const key of Object.keys(tolerances)) tolerances[key] = r;
   }
 
   const index = geometry.getIndex();
   let indices = null;
   if (index) {
-    indices = index.array instanceof Uint16Array || index.array instanceof Uint32Array ? index.array : Uint32Array.from(index.array);
+    const array = index.array;
+    indices = array instanceof Uint16Array || array instanceof Uint32Array || array instanceof Uint8Array ? array : Uint32Array.from(array);
     if (indices.length !== index.count) indices = indices.subarray(0, index.count);
   }
-  const welded = weldMesh(readFloats(position), indices, {
+  const welded = weldMeshAs(WHO, positions, indices, {
     dim,
-    radius,
+    ...radius,
     attributes: deciding,
     tolerances,
     removeDegenerate,
+    primitive,
+    nonFinite,
   });
 
   const first = firstOfEach(welded.remap, welded.vertexCount);
@@ -160,25 +180,20 @@ export function weldGeometry(geometry, options) {
   for (const [name, targets] of Object.entries(geometry.morphAttributes))
     result.morphAttributes[name] = targets.map((target, k) => compactAttribute(target, first, `morph ${name}[${k}]`));
   result.morphTargetsRelative = geometry.morphTargetsRelative;
-  const wide = welded.indices;
-  result.setIndex(new BufferAttribute(welded.vertexCount <= 65536 && !(wide instanceof Uint16Array) ? Uint16Array.from(wide) : wide, 1));
+  if (welded.indices) result.setIndex(new BufferAttribute(welded.indices, 1));
 
-  // groups, in index units, shrink by the triangles removed before and inside them
+  // groups, in index units, shrink by the elements removed before and inside them
   if (geometry.groups.length > 0) {
-    const triangles = (indices ? indices.length : vertexCount) / 3;
-    const keptBefore = new Uint32Array(triangles + 1);
-    const remap = welded.remap;
-    for (let t = 0; t < triangles; t++) {
-      const a = remap[indices ? indices[3 * t] : 3 * t];
-      const b = remap[indices ? indices[3 * t + 1] : 3 * t + 1];
-      const c = remap[indices ? indices[3 * t + 2] : 3 * t + 2];
-      keptBefore[t + 1] = keptBefore[t] + (removeDegenerate && (a === b || b === c || a === c) ? 0 : 1);
-    }
+    const corners = CORNERS[primitive];
+    const count = indices ? indices.length : vertexCount;
+    const kept = keptElements(welded.remap, indices, count, corners, removeDegenerate);
+    const keptBefore = new Uint32Array(kept.length + 1);
+    for (let e = 0; e < kept.length; e++) keptBefore[e + 1] = keptBefore[e] + kept[e];
     for (const group of geometry.groups) {
-      const start = Math.min(Math.floor(group.start / 3), triangles);
-      const end = Math.min(Math.floor((group.start + group.count) / 3), triangles);
-      const begin = keptBefore[start] * 3;
-      result.addGroup(begin, keptBefore[Math.max(end, start)] * 3 - begin, group.materialIndex);
+      const start = Math.min(Math.floor(group.start / corners), kept.length);
+      const end = Math.min(Math.floor((group.start + group.count) / corners), kept.length);
+      const begin = keptBefore[start] * corners;
+      result.addGroup(begin, keptBefore[Math.max(end, start)] * corners - begin, group.materialIndex);
     }
   }
 
@@ -187,6 +202,37 @@ export function weldGeometry(geometry, options) {
   } catch {
     result.userData = { ...geometry.userData }; // functions or other uncloneable values: a shallow copy
   }
+  const compared = Object.keys(tolerances);
+  const stats = {
+    inputVertices: vertexCount,
+    vertices: welded.vertexCount,
+    merged: vertexCount - welded.skipped - welded.vertexCount,
+    mergedPercent: Number(percent(vertexCount - welded.skipped - welded.vertexCount, vertexCount).slice(0, -1)),
+    primitive,
+    elements: welded.elementCount,
+    degenerateRemoved: welded.degenerateRemoved,
+    skippedVertices: welded.skipped,
+    skippedElements: welded.skippedElements,
+    radius: welded.radius,
+    method: welded.method,
+    compared,
+  };
+  // an implicit 'all' that kept most vertices apart which positions alone would merge (an STL's
+  // flat face normals): say so, with the option that welds it
+  if (implicit && compared.length > 0 && stats.merged < 0.1 * vertexCount) {
+    const byPosition = weld(positions, { dim, radius: welded.radius, nonFinite: nonFinite === 'error' ? 'skip' : nonFinite });
+    const alone = vertexCount - byPosition.skipped - byPosition.count;
+    if (alone >= 0.25 * vertexCount && alone >= 2 * stats.merged) {
+      stats.hint =
+        `${percent(stats.merged, vertexCount)} of the vertices merged (${thousands(vertexCount)} -> ${thousands(welded.vertexCount)}), ` +
+        `because the attributes ${compared.join(', ')} differ between vertices at the same position ` +
+        `(flat face normals, as STL files have). By position alone ${percent(alone, vertexCount)} would merge: ` +
+        "pass attributes: 'position' (then computeVertexNormals() for smooth normals), " +
+        "or attributes: 'all' to keep this result without this warning";
+      console.warn(`meshweld: weldGeometry: ${stats.hint}`);
+    }
+  }
+  result.userData.meshweld = stats;
   if (geometry.boundingBox !== null) result.computeBoundingBox();
   if (geometry.boundingSphere !== null) result.computeBoundingSphere();
   return result;
@@ -199,7 +245,7 @@ export function weldGeometry(geometry, options) {
  */
 export function boundaryEdges(geometry) {
   if (!geometry || geometry.isBufferGeometry !== true) {
-    throw new TypeError(`meshweld: boundaryEdges needs a three.js BufferGeometry, got ${describe(geometry)}`);
+    throw failure(TypeError, 'boundaryEdges', `geometry must be a three.js BufferGeometry, got ${describe(geometry)}`);
   }
   const index = geometry.getIndex();
   const n = geometry.getAttribute('position')?.count ?? 0;

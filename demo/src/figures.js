@@ -1,6 +1,7 @@
 // The explanation figures (small SVGs with fixed viewBoxes), the comparison table, the code
 // snippets and the live numbers in the text: all follow the method, store and r of the state.
-import { bound, cells, lookups, weld } from 'meshweld';
+import { weld } from 'meshweld';
+import { bound, cells, lookups } from 'meshweld/inspect';
 import { boxMeetsDisc, cellPolygon, hexCentre, kdShape, tilingSegments } from './geometry.js';
 import { METHODS } from './state.js';
 import { mulberry32 } from './points.js';

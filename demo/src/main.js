@@ -1,7 +1,8 @@
 // The playground: one state (state.js), one render() that derives everything from it. Every merge
 // on screen comes from meshweld's WebAssembly module: weld() for the whole set, a Welder fed one
 // point at a time for the step mode, cells() for the cells a point searches.
-import { bound, cells, lookups, ready, weld, Welder } from 'meshweld';
+import { ready, weld, Welder } from 'meshweld';
+import { bound, cells, lookups } from 'meshweld/inspect';
 import { Cloud } from './cloud.js';
 import { kdShape } from './geometry.js';
 import { dependsOnRadius, generate, presets, WORLD } from './points.js';

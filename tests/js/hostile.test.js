@@ -92,16 +92,16 @@ test('NaN, +Infinity, -Infinity in any coordinate: a RangeError naming the point
         for (let axis = 0; axis < dim; axis++) {
           const points = new Float32Array(10 * dim).map((_, i) => (i % 5) * 0.1);
           points[point * dim + axis] = bad;
-          const named = new RegExp(`point ${point} has a non-finite coordinate ${AXES[axis]} = ${bad}$`);
+          const named = new RegExp(`point ${point} has a non-finite coordinate ${AXES[axis]} = ${bad};`);
           for (const method of methodsFor(dim))
             for (const store of stores) throwsNaming(() => weld(points, { dim, radius: 0.1, method, store }), RangeError, named);
           throwsNaming(() => weld(points, { dim, radius: 0 }), RangeError, named);
           const w = new Welder({ dim, radius: 0.1 });
           w.add(new Float32Array(dim));
-          throwsNaming(() => w.add(points), RangeError, new RegExp(`Welder.add ${named.source}`));
+          throwsNaming(() => w.add(points), RangeError, new RegExp(`Welder.add: ${named.source}`));
           assert.equal(w.count, 1, 'a refused batch changed the welder');
           w.dispose();
-          if (dim === 3 && point < 9) throwsNaming(() => weldMesh(points.subarray(0, 27), null, { radius: 0.1 }), RangeError, named);
+          if (dim === 3 && point < 9) throwsNaming(() => weldMesh(points.subarray(0, 27), null, { radius: 0.1 }), RangeError, new RegExp(`weldMesh: vertex ${named.source.slice('point '.length)}`));
           // proposed: countClosePairs names the point too (today: "countClosePairs: non-finite coordinate")
           throwsNaming(() => countClosePairs(points, { dim, radius: 0.1 }), RangeError, named);
         }
@@ -173,7 +173,7 @@ test('coordinates near FLT_MAX with r tiny: grid methods refuse them by name, au
   w.dispose();
   const g = new Welder({ radius: 1e-3, method: 'grid-r' });
   g.add([1, 2, 3]);
-  throwsNaming(() => g.add(points.slice(3)), RangeError, /Welder.add point 0 coordinate x/);
+  throwsNaming(() => g.add(points.slice(3)), RangeError, /Welder.add: point 0 coordinate x/);
   assert.equal(g.count, 1);
   g.dispose();
   assert.ok(autoBeyond(weldMesh(new Float32Array(points.slice(0, 9)), null, { radius: 1e-3 }).method));
@@ -198,7 +198,7 @@ test('r larger than the whole extent: one output, the first point', () => {
       const r = weldChecked(data, { dim, stride: 3, radius, method, store });
       assert.equal(r.count, 1, `${method}/${store} r ${radius}`);
     }
-  throwsNaming(() => weld(points, { radius: 3.5e38 }), RangeError, /radius must be finite and >= 0 \(as a float32\), got 3.5e\+38/);
+  throwsNaming(() => weld(points, { radius: 3.5e38 }), RangeError, /radius must be a finite number >= 0 within the float32 range, got 3.5e\+38/);
 });
 
 test('the boundary of "within r": exactly r merges, a float step beyond does not, nor does a distance that only rounds to r', () => {
@@ -217,7 +217,7 @@ test('the boundary of "within r": exactly r merges, a float step beyond does not
 
 test('strides: smaller than dim, not an integer, not a number: a RangeError naming it; padding is never read', () => {
   for (const stride of [0, 1, 2, -3, 2.5, NaN, Infinity, '3', null]) {
-    throwsNaming(() => weld(new Float32Array(12), { radius: 1, stride }), RangeError, /stride must be an integer number of floats >= dim \(3\)/);
+    throwsNaming(() => weld(new Float32Array(12), { radius: 1, stride }), RangeError, /stride must be an integer number of values >= dim \(3\)/);
     throwsNaming(() => new Welder({ radius: 1, stride }), RangeError, /stride/);
     throwsNaming(() => countClosePairs(new Float32Array(12), { radius: 1, stride }), RangeError, /stride/);
   }
@@ -231,7 +231,7 @@ test('strides: smaller than dim, not an integer, not a number: a RangeError nami
     assert.deepEqual([...a.remap], [...weld(packed, { radius: 0.1, method, store }).remap]);
   }
   // a float32 view cannot be misaligned in JS; other element types are refused by name
-  throwsNaming(() => weld(new Uint8Array(12), { radius: 1 }), TypeError, /got a Uint8Array/);
+  throwsNaming(() => weld(new BigUint64Array(12), { radius: 1 }), TypeError, /got a BigUint64Array of 12 values/);
   throwsNaming(() => weld(new DataView(new ArrayBuffer(12)), { radius: 1 }), TypeError, /got a DataView/);
 });
 
@@ -244,7 +244,7 @@ test('lengths that cannot be allocated: a RangeError naming the bytes, before an
   throwsNaming(() => weld(new Array(2 ** 32 - 1), { radius: 1, stride: 3 }), RangeError, /out of memory: 17179869180 bytes/);
   throwsNaming(() => new PointBuffer(2 ** 30), RangeError, /out of memory: 4294967296 bytes/);
   throwsNaming(() => new PointBuffer(2 ** 53), RangeError, /out of memory/);
-  throwsNaming(() => new PointBuffer(-1), RangeError, /got number -1/);
+  throwsNaming(() => new PointBuffer(-1), RangeError, /got -1/);
   assert.equal(memoryBytes(), before, 'memory grew for a request refused up front');
   assert.equal(weld([0, 0, 0, 0, 0, 1e-4], { radius: 1e-3 }).count, 1);
 });
@@ -261,11 +261,11 @@ test('index buffers: out-of-range indices and counts not divisible by 3 are refu
   for (const length of [1, 2, 4, 5, 7])
     throwsNaming(() => weldMesh(positions, new Uint32Array(length), { radius: 0.1 }), RangeError, new RegExp(`index count ${length} is not a multiple of 3`));
   throwsNaming(() => weldMesh(positions, null, { radius: 0.1 }), RangeError, /unindexed vertex count 4 is not a multiple of 3/);
-  throwsNaming(() => weldMesh(positions, [0, -1, 2], { radius: 0.1 }), TypeError, /indices\[1\] is not a vertex index: number -1/);
-  throwsNaming(() => weldMesh(positions, [0, 1.5, 2], { radius: 0.1 }), TypeError, /indices\[1\] is not a vertex index: number 1.5/);
-  throwsNaming(() => weldMesh(positions, [0, 1, 2 ** 32], { radius: 0.1 }), TypeError, /indices\[2\] is not a vertex index/);
-  throwsNaming(() => weldMesh(positions, new Int32Array(3), { radius: 0.1 }), TypeError, /got a Int32Array/);
-  throwsNaming(() => weldMesh(positions, new Float32Array(3), { radius: 0.1 }), TypeError, /got a Float32Array/);
+  throwsNaming(() => weldMesh(positions, [0, -1, 2], { radius: 0.1 }), TypeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got -1/);
+  throwsNaming(() => weldMesh(positions, [0, 1.5, 2], { radius: 0.1 }), TypeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got 1.5/);
+  throwsNaming(() => weldMesh(positions, [0, 1, 2 ** 32], { radius: 0.1 }), TypeError, /indices\[2\] must be a vertex index/);
+  throwsNaming(() => weldMesh(positions, new Int32Array(3), { radius: 0.1 }), TypeError, /got an Int32Array/);
+  throwsNaming(() => weldMesh(positions, new Float32Array(3), { radius: 0.1 }), TypeError, /got a Float32Array of 3 values/);
   const ok = weldMesh(positions, new Uint16Array([0, 1, 2, 2, 1, 0, 3, 3, 3]), { radius: 0.1 });
   assert.deepEqual([...ok.indices], [0, 1, 2, 2, 1, 0]);
   assert.equal(ok.degenerateRemoved, 1);
@@ -287,12 +287,12 @@ test('Float64Array: rounded to float32, the same weld; values beyond the float32
 test('plain arrays: numbers weld; holes, strings, BigInts and nested arrays are refused by index', () => {
   const list = Array.from({ length: 90 }, (_, i) => Math.cos(i) * 3);
   for (const { dim, method, store } of everyWeld()) weldChecked(list, { dim, stride: 3, radius: 0.5, method, store });
-  throwsNaming(() => weld([0, , 0], { radius: 1 }), TypeError, /points\[1\] is not a number: undefined/);
-  throwsNaming(() => weld([0, '1', 0], { radius: 1 }), TypeError, /points\[1\] is not a number: the string "1"/);
-  throwsNaming(() => weld([0, 0, 1n], { radius: 1 }), TypeError, /points\[2\] is not a number: bigint 1/);
+  throwsNaming(() => weld([0, , 0], { radius: 1 }), TypeError, /points\[1\] must be a number, got undefined/);
+  throwsNaming(() => weld([0, '1', 0], { radius: 1 }), TypeError, /points\[1\] must be a number, got the string "1"/);
+  throwsNaming(() => weld([0, 0, 1n], { radius: 1 }), TypeError, /points\[2\] must be a number, got the bigint 1/);
   throwsNaming(() => weld([[0, 0, 0]], { radius: 1 }), RangeError, /length 1 is not a multiple of the stride 3/);
-  throwsNaming(() => weld([[0], [0], [0]], { radius: 1 }), TypeError, /points\[0\] is not a number: an Array of length 1/);
-  throwsNaming(() => weld([0, null, 0], { radius: 1 }), TypeError, /points\[1\] is not a number: null/);
+  throwsNaming(() => weld([[0], [0], [0]], { radius: 1 }), TypeError, /points\[0\] must be a number, got an array of 1 value/);
+  throwsNaming(() => weld([0, null, 0], { radius: 1 }), TypeError, /points\[1\] must be a number, got null/);
   throwsNaming(() => weld([0, NaN, 0], { radius: 1 }), RangeError, /point 0 has a non-finite coordinate y = NaN/);
 });
 
@@ -320,22 +320,22 @@ test('detached buffers: a TypeError that says so, in every entry point, and noth
     structuredClone(array.buffer, { transfer: [array.buffer] });
     return array;
   };
-  throwsNaming(() => weld(detach(new Float32Array(6)), { radius: 1 }), TypeError, /weld points are a Float32Array over a detached ArrayBuffer/);
-  throwsNaming(() => weld(detach(new Float64Array(6)), { radius: 1 }), TypeError, /weld points are a Float64Array over a detached ArrayBuffer/);
+  throwsNaming(() => weld(detach(new Float32Array(6)), { radius: 1 }), TypeError, /weld: points are a Float32Array over a detached ArrayBuffer/);
+  throwsNaming(() => weld(detach(new Float64Array(6)), { radius: 1 }), TypeError, /weld: points are a Float64Array over a detached ArrayBuffer/);
   const w = new Welder({ radius: 1 });
   w.add([0, 0, 0]);
-  throwsNaming(() => w.add(detach(new Float32Array(6))), TypeError, /Welder.add points are a Float32Array over a detached ArrayBuffer/);
+  throwsNaming(() => w.add(detach(new Float32Array(6))), TypeError, /Welder.add: points are a Float32Array over a detached ArrayBuffer/);
   assert.equal(w.count, 1);
   w.dispose();
-  throwsNaming(() => countClosePairs(detach(new Float32Array(6)), { radius: 1 }), TypeError, /countClosePairs points are a Float32Array over a detached/);
+  throwsNaming(() => countClosePairs(detach(new Float32Array(6)), { radius: 1 }), TypeError, /countClosePairs: points are a Float32Array over a detached/);
   throwsNaming(() => weldMesh(detach(new Float32Array(9)), null, { radius: 1 }), TypeError, /detached ArrayBuffer/);
   // proposed: the mesh's other buffers are named too (today: a TypeError from TypedArray.set, and
   // a RangeError "attribute 'normal' has 0 values, expected 3 x 3")
-  throwsNaming(() => weldMesh(new Float32Array(9), detach(new Uint32Array(3)), { radius: 1 }), TypeError, /weldMesh indices are a Uint32Array over a detached ArrayBuffer/);
+  throwsNaming(() => weldMesh(new Float32Array(9), detach(new Uint32Array(3)), { radius: 1 }), TypeError, /weldMesh: indices are a Uint32Array over a detached ArrayBuffer/);
   throwsNaming(
     () => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { normal: { array: detach(new Float32Array(9)), itemSize: 3 } } }),
     TypeError,
-    /weldMesh attribute 'normal' is a Float32Array over a detached ArrayBuffer/,
+    /weldMesh: attribute 'normal' is a Float32Array over a detached ArrayBuffer/,
   );
 });
 
@@ -362,16 +362,16 @@ test('a view of the module\'s own memory (PointBuffer.array) welds like any Floa
 });
 
 test('options and arguments of the wrong kind are refused by name', () => {
-  throwsNaming(() => new Welder({ radius: 1 }).add([0, 0, 0], null), TypeError, /Welder.add options must be an object, got null/);
-  throwsNaming(() => weld([0, 0, 0], { radius: new Number(1) }), TypeError, /radius must be a number, got a Number/);
+  throwsNaming(() => new Welder({ radius: 1 }).add([0, 0, 0], null), TypeError, /Welder.add: options must be an object, got null/);
+  throwsNaming(() => weld([0, 0, 0], { radius: new Number(1) }), TypeError, /radius must be a finite number >= 0, got a Number/);
   throwsNaming(() => weld([0, 0, 0], { radius: 1, dim: '3' }), RangeError, /dim must be 2 or 3, got the string "3"/);
-  throwsNaming(() => weld([0, 0, 0], { radius: 1, method: 3 }), RangeError, /unknown method number 3/);
-  throwsNaming(() => weldMesh([0, 0, 0], null, null), TypeError, /weldMesh options must be an object, got null/);
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, method: 3 }), RangeError, /method must be .* got 3/);
+  throwsNaming(() => weldMesh([0, 0, 0], null, null), TypeError, /weldMesh: options must be an object, got null/);
   throwsNaming(() => weldMesh(new Float32Array(9), null, { radius: 1, tolerances: { normal: 0.1 } }), RangeError, /tolerance for 'normal', which is not among the attributes/);
   throwsNaming(
     () => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { n: { array: new Float32Array(9), itemSize: 3 } }, tolerances: { n: NaN } }),
     RangeError,
-    /tolerance of 'n' must be a finite number >= 0, got number NaN/,
+    /tolerance of 'n' must be a finite number >= 0, got NaN/,
   );
   const w = new Welder({ radius: 1 });
   w.dispose();

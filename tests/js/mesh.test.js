@@ -15,7 +15,7 @@ test('a triangle soup becomes an indexed mesh, degenerate triangles removed', ()
   assert.equal(r.triangleCount, 2);
   assert.equal(r.degenerateRemoved, 1);
   assert.deepEqual([...r.indices], [0, 1, 2, 0, 2, 3]);
-  assert.ok(r.indices instanceof Uint32Array);
+  assert.ok(r.indices instanceof Uint16Array, 'a soup whose vertices fit gets a Uint16 index');
   // each attribute takes the kept vertex's value: vertex 3 of the soup is a duplicate of vertex 0
   assert.deepEqual([...r.attributes.uv.array], [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 16, 17]);
   const kept = weldMesh(soup, null, { radius: 1e-3, removeDegenerate: false });
@@ -23,21 +23,27 @@ test('a triangle soup becomes an indexed mesh, degenerate triangles removed', ()
   assert.equal(kept.degenerateRemoved, 0);
 });
 
-test('index types follow the input, duplicates can be removed', () => {
+test('the index is Uint16 whenever the vertices fit, whatever the input type; duplicates can be removed', () => {
   const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1e-6]);
   const indices = new Uint16Array([0, 1, 2, 3, 1, 2, 1, 2, 0]);
   const r = weldMesh(positions, indices, { radius: 1e-4, removeDuplicates: true });
   assert.ok(r.indices instanceof Uint16Array);
   assert.deepEqual([...r.indices], [0, 1, 2]);
   assert.equal(r.duplicatesRemoved, 2);
-  assert.ok(weldMesh(positions, Uint32Array.from(indices), { radius: 1e-4 }).indices instanceof Uint32Array);
+  assert.ok(weldMesh(positions, Uint32Array.from(indices), { radius: 1e-4 }).indices instanceof Uint16Array);
+  assert.ok(weldMesh(positions, [...indices], { radius: 1e-4 }).indices instanceof Uint16Array);
+  // 65,537 distinct vertices do not fit: Uint32
+  const many = new Float32Array(3 * 65537).map((_, i) => (i % 3 === 0 ? Math.floor(i / 3) : 0));
+  const wide = weldMesh(many, Uint32Array.from({ length: 65535 * 3 }, (_, i) => i % 65537), { radius: 0.1, removeDegenerate: false });
+  assert.equal(wide.vertexCount, 65537);
+  assert.ok(wide.indices instanceof Uint32Array);
 });
 
 test('bad index buffers are refused with the bad value named', () => {
   const positions = new Float32Array(9);
   assert.throws(() => weldMesh(positions, new Uint32Array([0, 1, 3]), { radius: 1 }), /indices\[2\] = 3 is out of range \(3 vertices\)/);
   assert.throws(() => weldMesh(positions, [0, 1], { radius: 1 }), /index count 2 is not a multiple of 3/);
-  assert.throws(() => weldMesh(positions, [0, 1, -1], { radius: 1 }), /indices\[2\] is not a vertex index: number -1/);
+  assert.throws(() => weldMesh(positions, [0, 1, -1], { radius: 1 }), /indices\[2\] must be a vertex index \(an integer >= 0\), got -1/);
   assert.throws(() => weldMesh(new Float32Array(6), null, { radius: 1 }), /unindexed vertex count 2/);
   assert.throws(() => weldMesh(positions, null, { radius: 1, attributes: { n: { array: new Float32Array(2), itemSize: 3 } } }), /attribute 'n' has 2 values, expected 3 x 3/);
   assert.throws(() => weldMesh(positions, new Int8Array(3), { radius: 1 }), TypeError);
@@ -91,7 +97,7 @@ test('attribute-aware welding keeps hard edges: a box soup gives 8 positions, or
   const loose = weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: 2 } });
   assert.equal(loose.vertexCount, 8);
   assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { uv: 1e-4 } }), /'uv', which is not among the attributes/);
-  assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: -1 } }), /got number -1/);
+  assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: -1 } }), /got -1/);
   const bad = normals.slice();
   bad[7] = NaN;
   assert.throws(() => weldMesh(positions, null, { radius: 1e-4, attributes: { normal: { array: bad, itemSize: 3 } }, tolerances: { normal: 0.1 } }), /attribute 'normal' of vertex 2 is not finite/);

@@ -1,0 +1,144 @@
+// The weld itself, on points already staged in a frame: the core call, its result read back, and
+// the non-finite policy ('error', 'skip', 'keep') around it. Shared by weld and weldMesh.
+import { Attribute, ERROR, Info, Options, copyOut, core, readStruct, view, writeStruct } from './heap.js';
+import { choice, coreError, methods } from './check.js';
+import { compactPoints, nonFiniteMask } from './points.js';
+
+/** The remap value of a point left out by nonFinite: 'skip'. */
+export const SKIPPED = 0xffffffff;
+
+const FLT_MAX = 3.4028234663852886e38;
+
+export const nonFinitePolicies = Object.freeze(['error', 'skip', 'keep']);
+
+/** The bounding-box diagonal of the finite staged points (0 when there are none). */
+export function diagonal(staged, dim) {
+  const heap = view(Float32Array, staged.pointer, staged.count * staged.stride);
+  const low = new Array(dim).fill(Infinity);
+  const high = new Array(dim).fill(-Infinity);
+  for (let i = 0; i < staged.count; i++) {
+    let finite = true;
+    for (let a = 0; a < dim; a++) finite &&= Number.isFinite(heap[i * staged.stride + a]);
+    if (!finite) continue;
+    for (let a = 0; a < dim; a++) {
+      const v = heap[i * staged.stride + a];
+      if (v < low[a]) low[a] = v;
+      if (v > high[a]) high[a] = v;
+    }
+  }
+  if (low[0] > high[0]) return 0;
+  return Math.hypot(...low.map((l, a) => high[a] - l));
+}
+
+/** The radius of a weld: given, or relativeRadius times the diagonal (0 if it rounds to 0). */
+export function resolveRadius(radius, staged, dim) {
+  if (radius.relativeRadius === undefined) return radius.radius;
+  const r = radius.relativeRadius * diagonal(staged, dim);
+  if (Math.fround(r) === 0) return 0;
+  return Number.isFinite(Math.fround(r)) ? r : FLT_MAX; // larger than any distance between float32 points
+
+}
+
+// One core weld of finite staged points: the remap, the kept positions, the method.
+function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element }) {
+  const wasm = core();
+  const options = frame.struct(Options, { dim: mode.dim, radius, method: mode.method, store: mode.store });
+  const info = frame.struct(Info);
+  const remap = frame.alloc(staged.count * 4);
+  const bytes = staged.stride * 4;
+  let code;
+  let kept = 0;
+  if (attributes) {
+    const list = frame.structs(Attribute, attributes.length);
+    attributes.forEach((a, k) => {
+      const at = list + k * Attribute.size;
+      writeStruct(Attribute, at, { data: a.pointer, stride: a.itemSize * 4, size: a.itemSize, tolerance: a.tolerance });
+    });
+    code = wasm.meshweld_weldAttributes(remap, staged.pointer, staged.count, bytes, options, list, attributes.length, info);
+  } else if (centroid) {
+    code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
+  } else {
+    kept = frame.alloc(staged.count * mode.dim * 4); // room for as many outputs as inputs
+    code = wasm.meshweld_weldKept(remap, kept, staged.pointer, staged.count, bytes, options, info);
+  }
+  const result = readStruct(Info, info);
+  if (code !== ERROR.Ok) {
+    throw coreError(code, result, who, { value: staged.value, element, attributeName: attributes && ((k) => attributes[k].name) });
+  }
+  const count = result.unique_count;
+  if (!kept) {
+    kept = frame.alloc(count * mode.dim * 4);
+    const gathered = wasm.meshweld_gather(kept, count, remap, staged.pointer, staged.count, bytes, mode.dim, centroid ? 1 : 0);
+    if (gathered !== ERROR.Ok) throw coreError(gathered, null, who);
+  }
+  return {
+    remap: copyOut(Uint32Array, remap, staged.count),
+    count,
+    positions: copyOut(Float32Array, kept, count * mode.dim),
+    method: methods[result.method],
+  };
+}
+
+// The bits of point i's coordinates (and attribute values), as a key: what 'keep' groups by.
+function bitsKey(staged, i, dim, attributes) {
+  const bits = view(Uint32Array);
+  let key = '';
+  for (let a = 0; a < dim; a++) key += `${bits[(staged.pointer >>> 2) + i * staged.stride + a]},`;
+  for (const attribute of attributes ?? [])
+    for (let c = 0; c < attribute.itemSize; c++) key += `${bits[(attribute.pointer >>> 2) + i * attribute.itemSize + c]},`;
+  return key;
+}
+
+/**
+ * Welds staged points under a non-finite policy. Returns { remap, count, positions, method,
+ * skipped }: with 'skip' the remap holds SKIPPED for the points left out; with 'keep' each
+ * distinct non-finite point (by its bits) is an output of its own, numbered by first appearance.
+ */
+export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point' } = {}) {
+  const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
+  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element }), skipped: 0 };
+  const finite = compactPoints(frame, staged, mode.dim, mask);
+  finite.value = (at, axis) => view(Float32Array)[(finite.pointer >>> 2) + at * mode.dim + axis];
+  const compactAttributes = attributes?.map((a) => {
+    const pointer = frame.alloc(finite.count * a.itemSize * 4);
+    const source = view(Float32Array, a.pointer, staged.count * a.itemSize);
+    const target = view(Float32Array, pointer, finite.count * a.itemSize);
+    for (let i = 0, k = 0; i < staged.count; i++)
+      if (!mask[i]) target.set(source.subarray(i * a.itemSize, (i + 1) * a.itemSize), k++ * a.itemSize);
+    return { ...a, pointer };
+  });
+  const inner = coreWeld(frame, finite, mode, radius, who, { centroid, attributes: compactAttributes, element });
+  const remap = new Uint32Array(staged.count);
+  if (nonFinite === 'skip') {
+    for (let i = 0, k = 0; i < staged.count; i++) remap[i] = mask[i] ? SKIPPED : inner.remap[k++];
+    return { ...inner, remap, skipped: staged.count - finite.count };
+  }
+  // 'keep': renumber by first appearance over finite clusters and non-finite groups together
+  const renumber = new Int32Array(inner.count).fill(-1);
+  const groups = new Map();
+  const positions = [];
+  const source = view(Float32Array, staged.pointer, staged.count * staged.stride);
+  let next = 0;
+  for (let i = 0, k = 0; i < staged.count; i++) {
+    if (!mask[i]) {
+      const c = inner.remap[k++];
+      if (renumber[c] < 0) {
+        renumber[c] = next++;
+        positions.push(...inner.positions.subarray(c * mode.dim, (c + 1) * mode.dim));
+      }
+      remap[i] = renumber[c];
+    } else {
+      const key = bitsKey(staged, i, mode.dim, attributes);
+      if (!groups.has(key)) {
+        groups.set(key, next++);
+        positions.push(...source.subarray(i * staged.stride, i * staged.stride + mode.dim));
+      }
+      remap[i] = groups.get(key);
+    }
+  }
+  return { remap, count: next, positions: Float32Array.from(positions), method: inner.method, skipped: 0 };
+}
+
+export function nonFiniteOption(value, who, allowed = nonFinitePolicies) {
+  return choice(value, 'nonFinite', allowed, 'error', who);
+}

@@ -1,0 +1,221 @@
+// weldMesh: a weld of the vertices, then the elements (triangles, line segments or points)
+// rewritten through the remap, and the attributes compacted to the kept vertices.
+import { ERROR, Info, copyOut, core, readStruct, view, withFrame } from './heap.js';
+import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, strideOption, weldMode } from './check.js';
+import { isDetached, isIntegerArray, normalizer, stagePoints } from './points.js';
+import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
+import { firstOfEach, gatherItems } from './gather.js';
+
+export const primitives = Object.freeze(['triangles', 'lines', 'points']);
+const CORNERS = { triangles: 3, lines: 2, points: 1 };
+const ELEMENT = { triangles: 'triangle', lines: 'line segment', points: 'point' };
+const MESH_OPTIONS = ['radius', 'relativeRadius', 'dim', 'method', 'store', 'stride', 'normalized', 'nonFinite',
+  'removeDegenerate', 'removeDuplicates', 'attributes', 'tolerances', 'primitive'];
+
+/** An attribute's values as float32, as the shader sees them (normalized integers mapped). */
+export function attributeFloats(array, normalized) {
+  if (array instanceof Float32Array && !normalized) return array;
+  const out = new Float32Array(array.length);
+  if (normalized && isIntegerArray(array)) {
+    const scale = normalizer(array);
+    for (let i = 0; i < array.length; i++) out[i] = scale(array[i]);
+  } else {
+    out.set(array);
+  }
+  return out;
+}
+
+function checkIndices(indices, corners, primitive, who) {
+  if (indices === null || indices === undefined) return null;
+  const typed = indices instanceof Uint32Array || indices instanceof Uint16Array || indices instanceof Uint8Array;
+  if (!typed && !Array.isArray(indices)) {
+    throw failure(TypeError, who, `indices must be a Uint32Array, Uint16Array, Uint8Array, an array of integers or null, got ${describe(indices)}`);
+  }
+  if (typed && isDetached(indices.buffer)) throw failure(TypeError, who, `indices are a ${indices.constructor.name} over a detached ArrayBuffer`);
+  if (indices.length % corners !== 0) {
+    throw failure(RangeError, who, `index count ${indices.length} is not a multiple of ${corners} (${primitive})`);
+  }
+  if (Array.isArray(indices)) {
+    const bad = indices.findIndex((v) => !Number.isInteger(v) || v < 0 || v >= 2 ** 32);
+    if (bad >= 0) throw failure(TypeError, who, `indices[${bad}] must be a vertex index (an integer >= 0), got ${describe(indices[bad])}`);
+  }
+  return indices;
+}
+
+function checkAttributes(attributes, vertexCount, who) {
+  if (attributes === undefined) return {};
+  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
+    throw failure(TypeError, who, `attributes must be an object of name to { array, itemSize }, got ${describe(attributes)}`);
+  }
+  for (const [name, attribute] of Object.entries(attributes)) {
+    if (!attribute || !ArrayBuffer.isView(attribute.array) || attribute.array instanceof DataView || !Number.isInteger(attribute.itemSize) || attribute.itemSize < 1) {
+      throw failure(TypeError, who, `attribute '${name}' must be { array: a typed array, itemSize: an integer >= 1 }, got ${describe(attribute)}`);
+    }
+    if (isDetached(attribute.array.buffer)) {
+      throw failure(TypeError, who, `attribute '${name}' is a ${attribute.array.constructor.name} over a detached ArrayBuffer`);
+    }
+    if (attribute.array.length !== vertexCount * attribute.itemSize) {
+      throw failure(RangeError, who, `attribute '${name}' has ${attribute.array.length} values, expected ${vertexCount} x ${attribute.itemSize}`);
+    }
+  }
+  return attributes;
+}
+
+function checkTolerances(tolerances, attributes, who) {
+  if (tolerances === undefined) return null;
+  if (tolerances === null || typeof tolerances !== 'object' || Array.isArray(tolerances)) {
+    throw failure(TypeError, who, `tolerances must be an object of attribute name to tolerance, got ${describe(tolerances)}`);
+  }
+  for (const [name, t] of Object.entries(tolerances)) {
+    if (!(name in attributes)) {
+      throw failure(RangeError, who, `tolerance for '${name}', which is not among the attributes (${Object.keys(attributes).join(', ') || 'none given'})`);
+    }
+    distance(t, `tolerance of '${name}'`, who);
+    if (attributes[name].itemSize > 16) throw failure(RangeError, who, `attribute '${name}' has ${attributes[name].itemSize} components, more than the 16 a tolerance can compare`);
+  }
+  return tolerances;
+}
+
+// Triangles through the core's remapTriangles; the corners of skipped vertices dropped first.
+function remapTriangles(frame, source, count, remap, outputs, removeDegenerate, removeDuplicates, who) {
+  let skippedElements = 0;
+  if (remap.includes(SKIPPED)) {
+    const kept = [];
+    for (let t = 0; t < count; t += 3) {
+      const corners = [0, 1, 2].map((j) => (source ? source[t + j] : t + j));
+      corners.forEach((v, j) => {
+        if (v >= remap.length) throw failure(RangeError, who, `indices[${t + j}] = ${v} is out of range (${remap.length} vertices)`);
+      });
+      if (corners.some((v) => remap[v] === SKIPPED)) skippedElements++;
+      else kept.push(...corners);
+    }
+    source = kept;
+    count = kept.length;
+  }
+  const buffer = frame.alloc(count * 4);
+  const mapped = frame.copyIn(remap);
+  if (source) view(Uint32Array, buffer, count).set(source);
+  const counts = frame.alloc(12); // written, degenerate, duplicates
+  const info = frame.struct(Info);
+  const flags = (removeDegenerate ? 0 : 1) | (removeDuplicates ? 2 : 0);
+  const code = core().meshweld_remapTriangles(buffer, counts, counts + 4, counts + 8, source ? buffer : 0, count, mapped, remap.length, flags, info);
+  if (code === ERROR.Index) {
+    const at = readStruct(Info, info).error_point;
+    throw failure(RangeError, who, `indices[${at}] = ${source[at]} is out of range (${remap.length} vertices)`);
+  }
+  if (code !== ERROR.Ok) throw coreError(code, null, who);
+  const [written, degenerate, duplicates] = copyOut(Uint32Array, counts, 3);
+  return { elements: copyOut(Uint32Array, buffer, written), degenerate, duplicates, skippedElements };
+}
+
+// Line segments and points in JS: collapsed segments and repeated ones (either direction) dropped.
+function remapSmall(source, count, corners, remap, outputs, removeDegenerate, removeDuplicates, who) {
+  const out = [];
+  const seen = new Set();
+  let degenerate = 0;
+  let duplicates = 0;
+  let skippedElements = 0;
+  for (let e = 0; e < count; e += corners) {
+    const v = [];
+    for (let j = 0; j < corners; j++) {
+      const index = source ? source[e + j] : e + j;
+      if (index >= remap.length) throw failure(RangeError, who, `indices[${e + j}] = ${index} is out of range (${remap.length} vertices)`);
+      v.push(remap[index]);
+    }
+    if (v.includes(SKIPPED)) {
+      skippedElements++;
+      continue;
+    }
+    if (corners === 2 && v[0] === v[1] && removeDegenerate) {
+      degenerate++;
+      continue;
+    }
+    // a point cloud keeps each welded point once; segments repeat only when asked
+    if (corners === 1 || removeDuplicates) {
+      const key = corners === 1 ? v[0] : Math.min(v[0], v[1]) * outputs + Math.max(v[0], v[1]);
+      if (seen.has(key)) {
+        duplicates++;
+        continue;
+      }
+      seen.add(key);
+    }
+    out.push(...v);
+  }
+  return { elements: Uint32Array.from(out), degenerate, duplicates, skippedElements };
+}
+
+/** The smallest index array for `count` vertices: Uint16 when they fit, else Uint32. */
+export function indexArray(elements, count) {
+  return count <= 65536 ? Uint16Array.from(elements) : elements;
+}
+
+/**
+ * weldMesh as called by `who` (weldMesh, or weldGeometry for its messages). Returns the result
+ * of weldMesh.
+ */
+export function weldMeshAs(who, positions, indices, options, element = 'vertex') {
+  core();
+  const o = checkOptions(options, who, MESH_OPTIONS);
+  const radius = radiusOption(o, who, { relative: true });
+  const mode = weldMode(o, who);
+  const stride = strideOption(o.stride, mode.dim, who);
+  const normalized = boolean(o.normalized, 'normalized', false, who);
+  const nonFinite = nonFiniteOption(o.nonFinite, who);
+  const removeDegenerate = boolean(o.removeDegenerate, 'removeDegenerate', true, who);
+  const removeDuplicates = boolean(o.removeDuplicates, 'removeDuplicates', false, who);
+  const primitive = choice(o.primitive, 'primitive', primitives, 'triangles', who);
+  const corners = CORNERS[primitive];
+  const source = checkIndices(indices, corners, primitive, who);
+  return withFrame((frame) => {
+    const staged = stagePoints(frame, positions, { stride, normalized, who, name: 'positions', element });
+    const vertexCount = staged.count;
+    if (!source && vertexCount % corners !== 0) {
+      throw failure(RangeError, who, `unindexed vertex count ${vertexCount} is not a multiple of ${corners}: ${primitive} need ${corners} vertices each (primitive: 'points' or 'lines' for other geometry)`);
+    }
+    const attributes = checkAttributes(o.attributes, vertexCount, who);
+    const tolerances = checkTolerances(o.tolerances, attributes, who);
+    const r = resolveRadius(radius, staged, mode.dim);
+    const deciding = tolerances && Object.entries(tolerances).map(([name, tolerance]) => {
+      const { array, itemSize, normalized: n } = attributes[name];
+      return { name, itemSize, tolerance, pointer: frame.copyIn(attributeFloats(array, n === true)) };
+    });
+    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element });
+    const count = source ? source.length : vertexCount;
+    const remapped = primitive === 'triangles'
+      ? remapTriangles(frame, source, count, welded.remap, welded.count, removeDegenerate, removeDuplicates, who)
+      : remapSmall(source, count, corners, welded.remap, welded.count, removeDegenerate, removeDuplicates, who);
+    // each attribute takes the value of the kept vertex, the first of its cluster
+    const first = firstOfEach(welded.remap, welded.count);
+    const compacted = {};
+    for (const [name, { array, itemSize, normalized: n }] of Object.entries(attributes)) {
+      compacted[name] = { array: gatherItems(array, itemSize, first), itemSize, ...(n === undefined ? {} : { normalized: n }) };
+    }
+    const elementCount = remapped.elements.length / corners;
+    return {
+      positions: welded.positions,
+      indices: primitive === 'points' && !source ? null : indexArray(remapped.elements, welded.count),
+      remap: welded.remap,
+      vertexCount: welded.count,
+      primitive,
+      elementCount,
+      triangleCount: primitive === 'triangles' ? elementCount : 0,
+      degenerateRemoved: remapped.degenerate,
+      duplicatesRemoved: remapped.duplicates,
+      skipped: welded.skipped,
+      skippedElements: remapped.skippedElements,
+      attributes: compacted,
+      method: welded.method,
+      radius: r,
+    };
+  });
+}
+
+/**
+ * Welds a mesh: the positions (indexed or unindexed when indices is null), then the elements
+ * follow ('triangles' by default, 'lines' or 'points' with `primitive`), collapsed ones are
+ * removed (unless removeDegenerate is false), repeated ones too with removeDuplicates, and
+ * every attribute given is compacted to the kept vertices.
+ */
+export function weldMesh(positions, indices, options) {
+  return weldMeshAs('weldMesh', positions, indices, options);
+}
