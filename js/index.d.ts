@@ -2,27 +2,62 @@
 
 export type Method = 'auto' | 'naive' | 'grid-r' | 'grid-2r' | 'hex' | 'bcc' | 'kdtree' | 'grid';
 export type Store = 'loose' | 'precise';
-/** What can be welded: plain arrays and Float64Array are converted to float32. */
-export type Points = Float32Array | Float64Array | ArrayLike<number> | PointBuffer;
+/**
+ * What can be welded: exactly these kinds (anything else throws a TypeError). Float64Array, integer
+ * arrays and plain arrays are converted to float32; with `normalized: true` integer arrays are read
+ * as a shader reads normalized attributes (Int16 -32767..32767 -> -1..1, Uint8 0..255 -> 0..1),
+ * as KHR_mesh_quantization stores positions.
+ */
+export type Points =
+  | Float32Array
+  | Float64Array
+  | IntegerArray
+  | readonly number[]
+  | PointBuffer;
+/** The integer arrays accepted as points (raw values, or normalized with `normalized: true`). */
+export type IntegerArray = Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array;
+/** What to do with points that have a NaN or infinite coordinate: see NonFiniteOptions. */
+export type NonFinite = 'error' | 'skip' | 'keep';
 
-export interface WeldOptions {
+interface BaseOptions {
   /** 2 or 3 (default 3). */
   dim?: 2 | 3;
-  /** Points within this distance are merged; finite, >= 0 (0: exact duplicates only). */
-  radius: number;
   /** Default 'auto' (runs 'grid': cells sized to the data, precise). 'hex' is 2D only, 'bcc' 3D only. */
   method?: Method;
   /** Default 'loose': one point per cell (the article's rule), for grid-r, grid-2r, hex and bcc;
    * 'precise' gives R = r. grid, naive and kdtree (and so auto) are always precise. */
   store?: Store;
-  /** Floats from one point to the next (default dim), for interleaved buffers. */
+  /** Values from one point to the next (default dim), for interleaved buffers. */
   stride?: number;
+  /** Integer points are normalized values (as a shader reads them); default false. */
+  normalized?: boolean;
 }
 
-export interface OneShotOptions extends WeldOptions {
+/** A radius in model units, or (one-shot calls only) relative to the bounding-box diagonal. */
+export type RadiusOption =
+  | { /** Points within this distance are merged; finite, >= 0 (0: exact duplicates only). */ radius: number; relativeRadius?: undefined }
+  | { radius?: undefined; /** r = relativeRadius x the diagonal of the points' bounding box. */ relativeRadius: number };
+
+export type WeldOptions = BaseOptions & {
+  /** Points within this distance are merged; finite, >= 0 (0: exact duplicates only). */
+  radius: number;
+  /** 'error' (default) throws naming the point; 'skip' leaves such points out (remap SKIPPED). */
+  nonFinite?: 'error' | 'skip';
+};
+
+export type OneShotOptions = BaseOptions & RadiusOption & {
   /** Kept position of each output: the first input of its cluster (default) or the centroid. */
   position?: 'first' | 'centroid';
-}
+  /**
+   * Points with a NaN or infinite coordinate: 'error' (default) throws a RangeError naming the
+   * point; 'skip' leaves them out (their remap entry is SKIPPED, count excludes them); 'keep'
+   * makes each distinct one (by its bits) an output of its own.
+   */
+  nonFinite?: NonFinite;
+};
+
+/** The remap value of a point left out by nonFinite: 'skip' (0xffffffff). */
+export const SKIPPED: 4294967295;
 
 export interface WeldResult {
   /** Output index of each input point, numbered by first appearance. */
@@ -33,6 +68,10 @@ export interface WeldResult {
   positions: Float32Array;
   /** The method that ran ('auto' resolved). */
   method: Exclude<Method, 'auto'>;
+  /** The radius used (relativeRadius resolved). */
+  radius: number;
+  /** Points left out by nonFinite: 'skip'. */
+  skipped: number;
 }
 
 /** Resolves once the WebAssembly module is ready; every other call is synchronous after it. */
@@ -45,7 +84,7 @@ export function weld(points: Points, options: OneShotOptions): WeldResult;
 export class Welder {
   constructor(options: WeldOptions);
   /** Welds a batch against all earlier ones; returns its remap. */
-  add(points: Points, options?: { stride?: number }): Uint32Array;
+  add(points: Points, options?: { stride?: number; normalized?: boolean }): Uint32Array;
   readonly count: number;
   readonly method: Exclude<Method, 'auto'>;
   readonly dim: 2 | 3;
@@ -64,26 +103,27 @@ export class PointBuffer {
 
 export function countClosePairs(
   points: Points,
-  options: { dim?: 2 | 3; radius: number; stride?: number; limit?: number },
+  options: { dim?: 2 | 3; radius: number; stride?: number; normalized?: boolean; limit?: number },
 ): number;
-export function bound(options: { method?: Method; store?: Store; dim?: 2 | 3; radius: number }): number;
-export function lookups(method: Method, dim?: 2 | 3): number;
-export function memoryBytes(): number;
-/**
- * The cells a grid method searches for one point, store cell first: 3 integer keys per cell and
- * the cell size that places them (see meshweld_cells in c/meshweld.h). Empty for naive and kdtree.
- */
-export function cells(
-  point: ArrayLike<number>,
-  options: { method?: Method; dim?: 2 | 3; radius: number },
-): { keys: Int32Array; size: number };
+/** The teaching helpers: their home is meshweld/inspect. */
+export { bound, cells, lookups, memoryBytes } from './inspect.js';
 
-export interface MeshAttribute<T extends ArrayBufferView = ArrayBufferView> {
+/** A typed array of numbers (not a DataView, not a BigInt array). */
+export type NumberArray = Float32Array | Float64Array | IntegerArray;
+
+export interface MeshAttribute<T extends NumberArray = NumberArray> {
   array: T;
   itemSize: number;
+  /** Integer values read as normalized (as a shader does) when compared by a tolerance. */
+  normalized?: boolean;
 }
 
-export interface WeldMeshOptions extends WeldOptions {
+/** What the elements of a mesh are: triangles (default), line segments (pairs) or points. */
+export type Primitive = 'triangles' | 'lines' | 'points';
+
+export type WeldMeshOptions = BaseOptions & RadiusOption & {
+  /** As in weld: 'error' (default), 'skip' (elements using such a vertex are dropped too) or 'keep'. */
+  nonFinite?: NonFinite;
   /** Drop triangles with two or three corners welded together (default true). */
   removeDegenerate?: boolean;
   /** Drop triangles equal to an earlier one, same winding (default false). */
@@ -95,24 +135,36 @@ export interface WeldMeshOptions extends WeldOptions {
    * named attribute is within its tolerance (Euclidean), e.g. { normal: 0.05, uv: 1e-4 }.
    */
   tolerances?: Record<string, number>;
-}
+  /** 'triangles' (default), 'lines' (segments, collapsed ones dropped) or 'points' (each welded point once). */
+  primitive?: Primitive;
+};
 
 export interface WeldMeshResult {
   positions: Float32Array;
-  /** Uint16Array when the input indices were Uint16 and the result fits, else Uint32Array. */
-  indices: Uint32Array | Uint16Array;
+  /** Uint16Array whenever the vertices fit (vertexCount <= 65536), else Uint32Array; null for unindexed points. */
+  indices: Uint32Array | Uint16Array | null;
   remap: Uint32Array;
   vertexCount: number;
+  primitive: Primitive;
+  /** Triangles, segments or points written. */
+  elementCount: number;
+  /** elementCount for triangles, else 0. */
   triangleCount: number;
+  /** Triangles with two or three corners welded together, or segments with both. */
   degenerateRemoved: number;
   duplicatesRemoved: number;
+  /** Vertices left out by nonFinite: 'skip', and the elements that used them. */
+  skipped: number;
+  skippedElements: number;
   attributes: Record<string, MeshAttribute>;
   method: Exclude<Method, 'auto'>;
+  /** The radius used (relativeRadius resolved). */
+  radius: number;
 }
 
-/** Welds a mesh; indices null means an unindexed triangle soup (as an STL). */
+/** Welds a mesh; indices null means an unindexed soup (as an STL). */
 export function weldMesh(
   positions: Points,
-  indices: Uint32Array | Uint16Array | ArrayLike<number> | null,
+  indices: Uint32Array | Uint16Array | Uint8Array | readonly number[] | null,
   options: WeldMeshOptions,
 ): WeldMeshResult;

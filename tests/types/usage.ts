@@ -1,6 +1,7 @@
 // Type-checked with `tsc --strict` against the packed package (tests/js/package.test.js).
-import { ready, weld, Welder, PointBuffer, countClosePairs, bound, methods, type WeldResult, type Method } from 'meshweld';
-import { weldGeometry, boundaryEdges, type WeldGeometryOptions } from 'meshweld/three';
+import { ready, weld, weldMesh, Welder, PointBuffer, countClosePairs, bound, methods, SKIPPED, type WeldResult, type Method, type WeldMeshResult } from 'meshweld';
+import { weldGeometry, boundaryEdges, type WeldGeometryOptions, type WeldGeometryStats } from 'meshweld/three';
+import { cells, lookups, memoryBytes } from 'meshweld/inspect';
 import { BoxGeometry, type BufferGeometry } from 'three';
 
 async function main(): Promise<number> {
@@ -26,14 +27,31 @@ async function main(): Promise<number> {
   const all: readonly Method[] = methods;
   // @ts-expect-error: hex is not a store
   weld(positions, { radius: 1, store: 'hex' });
+  // every array kind the runtime accepts, and nothing else
+  weld(new Int16Array([0, 0, 0, 32767, 0, 0]), { radius: 1e-3, normalized: true });
+  weld(new Uint8Array([0, 0, 0]), { relativeRadius: 1e-5, nonFinite: 'keep' });
+  // @ts-expect-error: an array-like object is not accepted at run time
+  weld({ length: 3, 0: 0, 1: 0, 2: 0 }, { radius: 1 });
+  // @ts-expect-error: radius or relativeRadius, not both
+  weld(positions, { radius: 1, relativeRadius: 1e-5 });
+  // @ts-expect-error: relativeRadius needs every point up front
+  new Welder({ relativeRadius: 1e-5 });
+  const skipped: boolean = weld([0, 0, NaN], { radius: 1, nonFinite: 'skip' }).remap[0] === SKIPPED;
+  const lines: WeldMeshResult = weldMesh(positions, null, { radius: 1, primitive: 'lines' });
+  const cloud = weldMesh(positions, null, { radius: 1, primitive: 'points' });
+  const noIndex: null | Uint16Array | Uint32Array = cloud.indices;
+  const c = cells([0, 0], { dim: 2, radius: 1, method: 'grid-2r' }).keys.length + lookups('hex', 2) + memoryBytes();
 
   const options: WeldGeometryOptions = { radius: 1e-5, attributes: { normal: 0.05 }, removeDegenerate: true };
   const geometry: BufferGeometry = weldGeometry(new BoxGeometry(), options);
   const open: Uint32Array = boundaryEdges(geometry);
-  weldGeometry(geometry, { attributes: 'position' });
+  weldGeometry(geometry, { attributes: 'position', relativeRadius: 1e-5, primitive: 'points', nonFinite: 'skip' });
+  const stats = weldGeometry(geometry).userData.meshweld as WeldGeometryStats;
+  const merged: number = stats.merged + stats.mergedPercent;
   // @ts-expect-error: attributes is 'all', 'position' or tolerances
   weldGeometry(geometry, { attributes: 'normal' });
-  return remap.length + batch.length + kept.length + count + pairs + R + all.length + ran.length + open.length;
+  return remap.length + batch.length + kept.length + count + pairs + R + all.length + ran.length + open.length +
+    Number(skipped) + lines.elementCount + (noIndex?.length ?? 0) + c + merged;
 }
 
 void main();
