@@ -18,7 +18,7 @@ export { weldMesh } from './mesh.js';
 export { bound, cells, lookups, memoryBytes } from './inspect.js';
 
 const WELD_OPTIONS = ['radius', 'relativeRadius', 'dim', 'method', 'store', 'stride', 'position', 'normalized', 'nonFinite'];
-const WELDER_OPTIONS = ['radius', 'dim', 'method', 'store', 'stride', 'normalized', 'nonFinite'];
+const WELDER_OPTIONS = ['radius', 'relativeRadius', 'dim', 'method', 'store', 'stride', 'normalized', 'nonFinite'];
 const ADD_OPTIONS = ['stride', 'normalized'];
 const PAIRS_OPTIONS = ['radius', 'dim', 'stride', 'normalized', 'limit'];
 

@@ -217,9 +217,10 @@ export function weldGeometry(geometry, options) {
     method: welded.method,
     compared,
   };
-  // an implicit 'all' that kept most vertices apart which positions alone would merge (an STL's
-  // flat face normals): say so, with the option that welds it
-  if (implicit && compared.length > 0 && stats.merged < 0.1 * vertexCount) {
+  // an implicit 'all' on a soup that kept most vertices apart which positions alone would merge
+  // (an STL's flat face normals): say so, with the option that welds it. An indexed geometry
+  // already shares what its author meant to share: its hard edges are not a surprise.
+  if (implicit && !index && compared.length > 0 && stats.merged < 0.1 * vertexCount) {
     const byPosition = weld(positions, { dim, radius: welded.radius, nonFinite: nonFinite === 'error' ? 'skip' : nonFinite });
     const alone = vertexCount - byPosition.skipped - byPosition.count;
     if (alone >= 0.25 * vertexCount && alone >= 2 * stats.merged) {

@@ -396,7 +396,20 @@ test('a weld that needs more memory than can be had fails with a clear RangeErro
   };
   const w = new Welder({ radius: 1e-3 });
   w.add(new Float32Array([0, 0, 0, 1, 1, 1]));
+  const hole = new PointBuffer(16); // 64 bytes: room for a welder's options, not for the welder
   const held = fill();
+  for (let length = 2 ** 13; length >= 1; length /= 2)
+    for (;;) {
+      try {
+        held.push(new PointBuffer(length));
+      } catch {
+        break;
+      }
+    }
+  hole.free();
+  // the core's own allocation fails: its error code (not the options) names what happened
+  throwsNaming(() => new Welder({ radius: 1 }), RangeError, /^meshweld: out of memory: WebAssembly memory cannot grow enough for new Welder/);
+
   assert.ok(memoryBytes() > 2 ** 32 - 2 ** 27, `memory reached only ${memoryBytes()} bytes`);
   // make about 3 MiB of room: enough to copy the points, not for the weld's tables
   const freed = [];
