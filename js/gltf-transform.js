@@ -339,7 +339,7 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
         radius,
         method: o.method,
         attributes,
-        tolerances,
+        ...(Object.keys(tolerances).length > 0 ? { tolerances } : {}), // positions alone: the plain weld
         removeDegenerate: o.removeDegenerate,
         removeDuplicates: o.removeDuplicates,
       });
