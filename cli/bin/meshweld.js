@@ -61,6 +61,8 @@ function parse(argv) {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(error.message);
+    if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; write ${ambiguous[1]}=-1 for a value that starts with a dash`);
     const line = error.message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
     throw new UsageError(`${line[0].toLowerCase()}${line.slice(1)} (meshweld --help lists the options)`);
   }
