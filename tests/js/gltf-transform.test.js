@@ -405,5 +405,5 @@ test('non-finite values are reported with the mesh and primitive', async () => {
     .createPrimitive()
     .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, NaN, 0, 0, 1, 0])));
   document.createMesh('broken').addPrimitive(primitive);
-  await assert.rejects(document.transform(weld({ radius: 1e-4 })), { name: 'RangeError', message: /^meshweld: weld: mesh 'broken' primitive 0: weldMesh point 1 has a non-finite coordinate y = NaN$/ });
+  await assert.rejects(document.transform(weld({ radius: 1e-4 })), { name: 'RangeError', message: /^meshweld: weld: mesh 'broken' primitive 0: .*point 1 .*non-finite.*NaN/ });
 });
