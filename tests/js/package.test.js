@@ -2,7 +2,7 @@
 // against the installed package with tsc --strict.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -15,10 +15,14 @@ const quiet = { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }
 test('the packed tarball installs into an empty folder and welds', () => {
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, root], quiet));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const file of ['js/index.js', 'js/index.d.ts', 'js/gather.js', 'js/three.js', 'js/three.d.ts', 'js/wasm-inline.js']) {
+  for (const file of ['js/index.js', 'js/index.d.ts', 'js/gather.js', 'js/three.js', 'js/three.d.ts', 'js/gltf-transform.js', 'js/gltf-transform.d.ts', 'js/wasm-inline.js']) {
     assert.ok(files.includes(file), `${file} is not in the package`);
   }
-  assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('demo/') || f.startsWith('bench/')), files.join(' '));
+  assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('demo/') || f.startsWith('bench/') || f.startsWith('cli/')), files.join(' '));
+  // npm install meshweld pulls in nothing: three and glTF-Transform are optional peers
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.deepEqual(manifest.dependencies ?? {}, {});
+  for (const peer of ['three', '@gltf-transform/core']) assert.equal(manifest.peerDependenciesMeta[peer]?.optional, true, peer);
   const app = join(work, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
@@ -56,6 +60,30 @@ test('the packed tarball installs into an empty folder and welds', () => {
     { ...quiet, cwd: app },
   );
   assert.equal(three.trim(), '8 36');
+
+  // meshweld/gltf-transform, with the optional peer @gltf-transform/core beside it; the installed
+  // app has no other package than meshweld and the links made here
+  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort(), ['@types', 'meshweld', 'three']);
+  mkdirSync(join(app, 'node_modules', '@gltf-transform'), { recursive: true });
+  symlinkSync(join(root, 'node_modules', '@gltf-transform', 'core'), join(app, 'node_modules', '@gltf-transform', 'core'));
+  symlinkSync(join(root, 'node_modules', 'property-graph'), join(app, 'node_modules', 'property-graph'));
+  const gltf = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { Document, Logger } from '@gltf-transform/core';
+       import { weld } from 'meshweld/gltf-transform';
+       const document = new Document().setLogger(new Logger(Logger.Verbosity.SILENT));
+       const position = document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1e-7, 0, 0, 1, 0, 0, 0, 1, 0]));
+       document.createMesh().addPrimitive(document.createPrimitive().setAttribute('POSITION', position));
+       await document.transform(weld({ radius: 1e-5 }));
+       const p = document.getRoot().listMeshes()[0].listPrimitives()[0];
+       console.log(p.getAttribute('POSITION').getCount(), p.getIndices().getCount());`,
+    ],
+    { ...quiet, cwd: app },
+  );
+  assert.equal(gltf.trim(), '3 6');
 
   // the types, from the installed package, under tsc --strict
   cpSync(join(root, 'tests', 'types', 'usage.ts'), join(app, 'usage.ts'));
