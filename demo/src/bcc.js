@@ -94,7 +94,20 @@ function soupCloud() {
   return { points: Float32Array.from(order.flatMap((k) => [out[3 * k], out[3 * k + 1], out[3 * k + 2]])), vertices };
 }
 
-export function setupBcc(section, { getState, update }) {
+/** The section's WebGL views start when it first comes near the screen. */
+export function setupBcc(section, sections) {
+  let views = null;
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting) || views) return;
+    observer.disconnect();
+    views = startBcc(section, sections);
+    sections.update({}); // draw
+  }, { rootMargin: '200px' });
+  observer.observe(section);
+  return { render: (s) => views?.render(s) };
+}
+
+function startBcc(section, { getState, update }) {
   const $ = (selector) => section.querySelector(selector);
   if (!hasWebGL()) {
     $('#bcc-status').textContent = 'This browser gave the page no WebGL: the 3D views cannot be drawn.';
@@ -108,6 +121,12 @@ export function setupBcc(section, { getState, update }) {
   const clouds = { 'grid-2r': new Scene3D($('#bcc-cloud-grid'), cloudCamera), bcc: new Scene3D($('#bcc-cloud-bcc'), cloudCamera) };
   const redraw = () => Object.values(views).forEach((v) => v.draw());
   const redrawClouds = () => Object.values(clouds).forEach((v) => v.draw());
+
+  // where the point is on each canvas (CSS pixels): where a press picks it up
+  const placeHandles = () => {
+    const p = new THREE.Vector3(...getState().bcc).project(camera);
+    for (const v of Object.values(views)) v.canvas.dataset.handle = `${(((p.x + 1) / 2) * v.canvas.clientWidth).toFixed(1)} ${(((1 - p.y) / 2) * v.canvas.clientHeight).toFixed(1)}`;
+  };
 
   // drag the point: a press near it moves it in the plane facing the camera; elsewhere it turns the view
   const controls = [];
@@ -142,7 +161,7 @@ export function setupBcc(section, { getState, update }) {
     canvas.addEventListener('pointerup', stop);
     canvas.addEventListener('pointercancel', stop);
     const c = new OrbitControls(camera, canvas);
-    c.addEventListener('change', redraw);
+    c.addEventListener('change', () => (redraw(), placeHandles()));
     controls.push(c);
   }
   for (const view of Object.values(clouds)) new OrbitControls(cloudCamera, view.canvas).addEventListener('change', redrawClouds);
@@ -249,23 +268,26 @@ export function setupBcc(section, { getState, update }) {
   });
 
   $('#bcc-status').textContent = 'Drag the black point (or use the sliders); drag elsewhere to turn the view.';
-  return {
-    render(s) {
-      const info = drawCells(...s.bcc);
-      s.bcc.forEach((v, k) => ($(`#bcc-${'xyz'[k]}`).value = String(v)));
-      $('#bcc-point').textContent = `(${s.bcc.map(f2).join(', ')}) r`;
-      const keys = (list) => list.map((k) => `(${k.join(', ')})`).join(' ');
-      $('#bcc-cells-caption').innerHTML = `<strong>bcc</strong>: <strong>${info.bcc.keys.length}</strong> truncated octahedra searched (cube edge ${f2(info.bcc.size)} r), ${f2(info.bcc.volume)} r³ in all; keys ${keys(info.bcc.keys)}. Farthest corner from the point: ${f2(info.bcc.reach)} r; loose <var>R</var> = <strong>${f2(info.bcc.R)} r</strong> (grey sphere).`;
-      $('#bcc-cubes-caption').innerHTML = `<strong>grid-2r</strong>: <strong>${info.cubes.keys.length}</strong> cubes of side ${f2(info.cubes.size)} r searched, ${f2(info.cubes.volume)} r³ in all. Farthest corner: ${f2(info.cubes.reach)} r; loose <var>R</var> = <strong>${f2(info.cubes.R)} r</strong>.`;
-      section.dataset.point = s.bcc.join('_');
-      redraw();
-      const welds = cloudWelds();
-      for (const [method, id] of [['grid-2r', 'grid'], ['bcc', 'bcc']]) {
-        const w = welds[method];
-        $(`#bcc-cloud-${id}-caption`).innerHTML = `<strong>${method}</strong>, loose: ${int(w.n)} points → <strong data-out>${int(w.count)}</strong> (the precise store keeps ${int(w.precise)}; ${int(cloud.vertices)} true vertices); largest merge ${f2(w.far)} r, ${int(w.longMerges)} merges longer than the copies' noise (red), in ${w.ms.toFixed(1)} ms.`;
-      }
-      redrawClouds();
-      section.dataset.drawn = String(Number(section.dataset.drawn || 0) + 1);
-    },
-  };
+  // drawn again only when the point or the canvas width changed
+  const show = memo((point, width) => {
+    void width;
+    const s = { bcc: point };
+    const info = drawCells(...s.bcc);
+    s.bcc.forEach((v, k) => ($(`#bcc-${'xyz'[k]}`).value = String(v)));
+    $('#bcc-point').textContent = `(${s.bcc.map(f2).join(', ')}) r`;
+    const keys = (list) => list.map((k) => `(${k.join(', ')})`).join(' ');
+    $('#bcc-cells-caption').innerHTML = `<strong>bcc</strong>: <strong>${info.bcc.keys.length}</strong> truncated octahedra searched (cube edge ${f2(info.bcc.size)} r), ${f2(info.bcc.volume)} r³ in all; keys ${keys(info.bcc.keys)}. Farthest corner from the point: ${f2(info.bcc.reach)} r; loose <var>R</var> = <strong>${f2(info.bcc.R)} r</strong> (grey sphere).`;
+    $('#bcc-cubes-caption').innerHTML = `<strong>grid-2r</strong>: <strong>${info.cubes.keys.length}</strong> cubes of side ${f2(info.cubes.size)} r searched, ${f2(info.cubes.volume)} r³ in all. Farthest corner: ${f2(info.cubes.reach)} r; loose <var>R</var> = <strong>${f2(info.cubes.R)} r</strong>.`;
+    section.dataset.point = s.bcc.join('_');
+    redraw();
+    placeHandles();
+    const welds = cloudWelds();
+    for (const [method, id] of [['grid-2r', 'grid'], ['bcc', 'bcc']]) {
+      const w = welds[method];
+      $(`#bcc-cloud-${id}-caption`).innerHTML = `<strong>${method}</strong>, loose: ${int(w.n)} points → <strong data-out>${int(w.count)}</strong> (the precise store keeps ${int(w.precise)}; ${int(cloud.vertices)} true vertices); largest merge ${f2(w.far)} r, ${int(w.longMerges)} merges longer than the copies' noise (red), in ${w.ms.toFixed(1)} ms.`;
+    }
+    redrawClouds();
+    section.dataset.drawn = String(Number(section.dataset.drawn || 0) + 1);
+  });
+  return { render: (s) => show(s.bcc, $('#bcc-cells').clientWidth) };
 }

@@ -214,9 +214,17 @@ function describe(s, points, i, m, merged, reps, countBefore, home, grid) {
 const kdOf = memo((source, n) => kdShape(source, [0, 0, WORLD.width, WORLD.height], { maxDepth: n > 20000 ? 9 : 11 }));
 
 // --- the whole view ----------------------------------------------------------------------------------
-/** The playground's view of a state: what cloud.js draws and the figures beside it print. */
+/**
+ * The playground's view of a state: what cloud.js draws and the figures beside it print. The
+ * same object comes back as long as the fields it reads are the same (so a change elsewhere on the
+ * page does not redraw the playground).
+ */
 export function derive(s, traceWeld) {
-  const { points } = pointsOf(s);
+  return deriveView(pointsOf(s).points, s.method, s.store, s.r, s.naiveAllowed, s.step, s.dragging >= 0 ? s.dragging : s.hover, traceWeld);
+}
+
+const deriveView = memo((points, method, store, r, naiveAllowed, stepAsked, focusIndex, traceWeld) => {
+  const s = { method, store, r, naiveAllowed, step: stepAsked };
   const n = points.length / 2;
   const opts = { dim: 2, radius: s.r, method: s.method, store: s.store };
   const full = fullWeld(points, s.method, s.store, s.r, s.naiveAllowed);
@@ -240,7 +248,7 @@ export function derive(s, traceWeld) {
     Object.assign(view, { done: n, remap: full.remap, reps: full.positions, count: full.count, sizes: full.sizes, isRep: full.isRep });
     keptBefore = full.count;
     if (isGrid(s.method)) home = homeCells(full.positions, s.method, s.r);
-    const i = s.dragging >= 0 ? s.dragging : s.hover;
+    const i = focusIndex;
     if (i >= 0 && i < n) {
       const m = full.remap[i];
       view.focus = describe(s, points, i, m, !full.isRep[i], full.positions, m, home, grid);
@@ -271,4 +279,4 @@ export function derive(s, traceWeld) {
   view.lookNote = lookNote;
   view.measures = measures(s.method);
   return view;
-}
+});

@@ -233,6 +233,46 @@ export function setupEngine(section, { getState, update, play, traceWeld }) {
     ctx.stroke();
   }
 
+  // drawn again only when what it shows changed (the state's other fields do not matter here)
+  const show = memo((points, script, r, engine, engineHover, playing, width) => {
+    void width;
+    const s = { r, engine, engineHover, playing };
+    const grid = gridCells(points, s.r, script);
+    const spatial = script?.trace.engine === 'spatial';
+    const count = script ? script.steps.length : 0;
+    const step = script && s.engine !== null ? Math.min(s.engine, count - 1) : null;
+    const info = draw(s, points, script, grid, step);
+    canvas.dataset.step = String(step ?? 'all');
+    $('#engine-count').textContent = !script ? 'no trace' : step === null ? `the whole trace (${int(count)} steps)` : `step ${int(step + 1)} of ${int(count)}: ${PHASE_TEXT[info.phase]}`;
+    $('#engine-back').disabled = !script || step === 0;
+    $('#engine-forward').disabled = !script || (step !== null && step >= count - 1);
+    $('#engine-all').disabled = !script || step === null;
+    $('#engine-play').textContent = s.playing === 'engine' ? 'pause' : 'play';
+    $('#engine-play').setAttribute('aria-pressed', String(s.playing === 'engine'));
+    for (const b of section.querySelectorAll('[data-phase]')) {
+      b.disabled = !script || !(b.dataset.phase in script.phaseStart);
+      b.setAttribute('aria-pressed', String(info.phase === b.dataset.phase));
+    }
+    let text;
+    if (!script) text = `Without the trace this page shows the cells only: grid's cells of side ${grid.size.toPrecision(3)} (this page's reading of the rule) for r = ${s.r}. Hover or tap a point.`;
+    else if (!spatial) text = `On these points the module fell back to its sequential path (dense clusters): it welds point by point, with no pairs to show. ${int(script.trace.count)} outputs.`;
+    else if (step === null) text = `${int(points.length / 2)} points in, ${int(script.trace.count)} out, exactly the naive result. Press step, play, or a phase to replay how the engine got there.`;
+    else text = info.text;
+    $('#engine-text').textContent = info.hover ? `${text} ${info.hover}` : text;
+    // the figures: the module's own counts and clocks
+    const t = script?.trace;
+    const distinct = t ? t.distinct.length : 0;
+    $('#engine-cell').textContent = `${grid.size.toPrecision(3)}${script ? '' : ' (page)'}`;
+    $('#engine-pairs').textContent = spatial ? int(t.pairs.length / 2) : '–';
+    $('#engine-tests').textContent = spatial ? int(t.tests) : '–';
+    $('#engine-per-point').textContent = spatial && distinct ? (t.tests / distinct).toFixed(2) : '–';
+    $('#engine-touched').textContent = grid.touched.mean.toFixed(2);
+    $('#engine-kind').textContent = t ? t.engine : 'no trace';
+    const rows = PHASES.map((name) => `<tr${info.phase === name ? ' class="current"' : ''}><th>${name}</th><td>${t ? ms(phaseMs(t, name)) : '–'}</td></tr>`);
+    const sum = t ? t.phases.reduce((a, p) => a + p.ms, 0) : null;
+    $('#engine-phases tbody').innerHTML = rows.join('') + `<tr><th>total</th><td>${t ? ms(sum) : '–'}</td></tr>`;
+  });
+
   return {
     /** Moves the played step on; false at the end. */
     advance(steps) {
@@ -244,40 +284,7 @@ export function setupEngine(section, { getState, update, play, traceWeld }) {
     },
     render(s) {
       const { points, script } = scriptOf(s);
-      const grid = gridCells(points, s.r, script);
-      const spatial = script?.trace.engine === 'spatial';
-      const count = script ? script.steps.length : 0;
-      const step = script && s.engine !== null ? Math.min(s.engine, count - 1) : null;
-      const info = draw(s, points, script, grid, step);
-      canvas.dataset.step = String(step ?? 'all');
-      $('#engine-count').textContent = !script ? 'no trace' : step === null ? `the whole trace (${int(count)} steps)` : `step ${int(step + 1)} of ${int(count)}: ${PHASE_TEXT[info.phase]}`;
-      $('#engine-back').disabled = !script || step === 0;
-      $('#engine-forward').disabled = !script || (step !== null && step >= count - 1);
-      $('#engine-all').disabled = !script || step === null;
-      $('#engine-play').textContent = s.playing === 'engine' ? 'pause' : 'play';
-      $('#engine-play').setAttribute('aria-pressed', String(s.playing === 'engine'));
-      for (const b of section.querySelectorAll('[data-phase]')) {
-        b.disabled = !script || !(b.dataset.phase in script.phaseStart);
-        b.setAttribute('aria-pressed', String(info.phase === b.dataset.phase));
-      }
-      let text;
-      if (!script) text = `Without the trace this page shows the cells only: grid's cells of side ${grid.size.toPrecision(3)} (this page's reading of the rule) for r = ${s.r}. Hover or tap a point.`;
-      else if (!spatial) text = `On these points the module fell back to its sequential path (dense clusters): it welds point by point, with no pairs to show. ${int(script.trace.count)} outputs.`;
-      else if (step === null) text = `${int(points.length / 2)} points in, ${int(script.trace.count)} out, exactly the naive result. Press step, play, or a phase to replay how the engine got there.`;
-      else text = info.text;
-      $('#engine-text').textContent = info.hover ? `${text} ${info.hover}` : text;
-      // the figures: the module's own counts and clocks
-      const t = script?.trace;
-      const distinct = t ? t.distinct.length : 0;
-      $('#engine-cell').textContent = `${grid.size.toPrecision(3)}${script ? '' : ' (page)'}`;
-      $('#engine-pairs').textContent = spatial ? int(t.pairs.length / 2) : '–';
-      $('#engine-tests').textContent = spatial ? int(t.tests) : '–';
-      $('#engine-per-point').textContent = spatial && distinct ? (t.tests / distinct).toFixed(2) : '–';
-      $('#engine-touched').textContent = grid.touched.mean.toFixed(2);
-      $('#engine-kind').textContent = t ? t.engine : 'no trace';
-      const rows = PHASES.map((name) => `<tr${info.phase === name ? ' class="current"' : ''}><th>${name}</th><td>${t ? ms(phaseMs(t, name)) : '–'}</td></tr>`);
-      const sum = t ? t.phases.reduce((a, p) => a + p.ms, 0) : null;
-      $('#engine-phases tbody').innerHTML = rows.join('') + `<tr><th>total</th><td>${t ? ms(sum) : '–'}</td></tr>`;
+      show(points, script, s.r, s.engine, s.engineHover, s.playing, canvas.clientWidth);
     },
   };
 }

@@ -4,7 +4,7 @@
 // mode, cells() for the cells a point searches, the engine's trace for grid (trace.js).
 import { ready } from 'meshweld';
 import { Cloud } from './cloud.js';
-import { derive, memo, pointsOf } from './derive.js';
+import { derive, isGrid, memo, pointsOf } from './derive.js';
 import { WORLD, presets } from './points.js';
 import { countFromSlider, fromURL, METHODS, RADII, sliderFromCount, snapPoint, STORES, toURL, viewBox, ZOOM_MAX } from './state.js';
 import { renderExplanations, setupFigureDrags } from './figures.js';
@@ -20,7 +20,7 @@ const traceWeld = await loadTrace();
 
 let state = fromURL(location.search, presets);
 state = { ...state, at: viewBox(state.zoom, state.at, WORLD).at };
-const view = memo((s) => derive(s, traceWeld));
+const view = (s) => derive(s, traceWeld);
 const fmt = (v, digits = 2) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const int = (v) => v.toLocaleString('en-US');
 const total = (s = state) => pointsOf(s).points.length / 2;
@@ -30,7 +30,8 @@ let late = []; // the sections that load after the playground (the 3D ones): eac
 /** The one way the state changes: a patch (or a function of the state giving one), then a redraw. */
 function update(patch) {
   const next = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
-  next.at = viewBox(next.zoom, next.at, WORLD).at;
+  const at = viewBox(next.zoom, next.at, WORLD).at;
+  next.at = at[0] === state.at[0] && at[1] === state.at[1] ? state.at : at; // the same view, the same value
   if (next.step !== null) next.step = Math.min(Math.max(0, next.step), total(next));
   state = next;
   invalidate();
@@ -99,13 +100,18 @@ function sentence(state, f) {
 
 // --- drawing -----------------------------------------------------------------------------------------
 const cloud = new Cloud($('#cloud'));
+// the canvas is drawn again only when its view, the zoom or its width changed
+const drawCloud = memo((v, zoom, at, width) => {
+  void width;
+  cloud.setView(zoom, at);
+  cloud.draw(v);
+});
 
 function render() {
   frames++;
   const s = state;
   const v = view(s);
-  cloud.setView(s.zoom, s.at);
-  cloud.draw(v);
+  drawCloud(v, s.zoom, s.at, $('#cloud').clientWidth);
   $('#cloud').dataset.frame = String(frames);
   const { full, n } = v;
 
@@ -314,6 +320,7 @@ const race = setupRace($('#race'), { ...sections, traceWeld });
 
 // the 3D sections (and three.js with them) load after the playground is up
 render();
+scheduleURL();
 document.documentElement.dataset.ready = 'true';
 Promise.all([import('./mesh.js'), import('./bcc.js')]).then(([{ setupMesh }, { setupBcc }]) => {
   late = [setupMesh($('#mesh'), sections), setupBcc($('#bcc'), sections)];

@@ -16,19 +16,26 @@ function loadMeshopt() {
   return meshopt;
 }
 
-// The median of repeated runs, repeated until about `budget` ms have passed (at least once).
+// The median time of one run: runs are batched so that each sample lasts a few milliseconds
+// (browsers round their clocks to a tenth of a millisecond or coarser), samples repeated until
+// about `budget` ms have passed.
 function time(run, budget = 40) {
-  const times = [];
-  let result, spent = 0;
-  while (times.length < 25 && (times.length === 0 || spent < budget)) {
-    const start = performance.now();
-    result = run();
-    const ms = performance.now() - start;
-    times.push(ms);
+  let result, batch = 1;
+  const start = performance.now();
+  result = run();
+  const once = Math.max(performance.now() - start, 0.001);
+  batch = Math.max(1, Math.min(1000, Math.ceil(4 / once)));
+  const samples = [];
+  let spent = once;
+  while (samples.length < 15 && (samples.length < 3 || spent < budget) && !(once > budget && samples.length >= 1)) {
+    const t = performance.now();
+    for (let k = 0; k < batch; k++) result = run();
+    const ms = performance.now() - t;
+    samples.push(ms / batch);
     spent += ms;
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[times.length >> 1], runs: times.length, result };
+  samples.sort((a, b) => a - b);
+  return { ms: Math.max(samples[samples.length >> 1], 1e-4), runs: samples.length * batch, result };
 }
 
 // 2D points as 3D positions (z = 0): meshoptimizer reads positions with a stride of 3 floats or more

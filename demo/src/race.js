@@ -4,7 +4,7 @@
 // meshoptimizer's exact remap as the reference line. Every number here is measured in this
 // browser, now; the measurements go into the state (state.race) like everything else.
 import { lookups } from 'meshweld';
-import { gridCells, pointsOf, traceOf } from './derive.js';
+import { gridCells, memo, pointsOf, traceOf } from './derive.js';
 import { RACE_MAX } from './state.js';
 
 const METHODS = ['naive', 'grid-r', 'grid-2r', 'hex', 'kdtree', 'grid'];
@@ -93,9 +93,9 @@ export function setupRace(section, { getState, update, traceWeld }) {
   }
 
   function plot(race) {
-    const W = 560, H = 260, x0 = 52, y0 = 14, pw = W - x0 - 120, ph = H - y0 - 36;
+    const W = 700, H = 260, x0 = 52, y0 = 14, pw = W - x0 - 220, ph = H - y0 - 36;
     const points = race.sweep;
-    const lo = Math.min(1e-2, ...points.map((p) => p.ms)), hi = Math.max(10, ...points.map((p) => p.ms));
+    const lo = Math.max(1e-4, Math.min(1e-2, ...points.map((p) => p.ms))), hi = Math.min(1e6, Math.max(10, ...points.map((p) => p.ms)));
     const ly0 = Math.floor(Math.log10(lo)), ly1 = Math.ceil(Math.log10(hi));
     const X = (n) => x0 + ((Math.log10(n) - 3) / 3) * pw;
     const Y = (v) => y0 + ph - ((Math.log10(v) - ly0) / (ly1 - ly0)) * ph;
@@ -110,27 +110,33 @@ export function setupRace(section, { getState, update, traceWeld }) {
       const last = list[list.length - 1];
       const dash = m === 'meshopt' ? ' stroke-dasharray="5 4"' : '';
       return `<g data-series="${m}"><path d="${path}" fill="none" stroke="${COLOURS[m]}" stroke-width="2"${dash}/>${list.map((p) => `<circle cx="${X(p.n).toFixed(1)}" cy="${Y(p.ms).toFixed(1)}" r="2.5" fill="${COLOURS[m]}"/>`).join('')}
-        <text x="${x0 + pw + 8}" y="${16 + k * 15}" fill="${COLOURS[m]}" class="key">${m === 'meshopt' ? 'meshopt exact' : m === 'kdtree' ? 'kd-tree' : m}${m === 'naive' ? ` (≤ ${int(NAIVE_MAX)})` : ''}: ${ms(last.ms)} ms</text></g>`;
+        <text x="${x0 + pw + 12}" y="${16 + k * 15}" style="fill: ${COLOURS[m]}" class="key">${m === 'meshopt' ? 'meshopt exact' : m === 'kdtree' ? 'kd-tree' : m}${m === 'naive' ? ` (≤ ${int(NAIVE_MAX)})` : ''}: ${ms(last.ms)} ms</text></g>`;
     }).join('');
     return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="weld time against point count, log-log, per method">${axes}${series}</svg>`;
   }
 
+  // drawn again only when the measurements or what they are shown against changed
+  const show = memo((race, raceMax, points, r, gridLookups) => {
+    void gridLookups;
+    const s = getState();
+    size.value = String(raceMax);
+    $('#race-run').textContent = race?.running ? 'run it again' : 'run the race';
+    if (!race) {
+      $('#race-status').textContent = `Nothing measured yet. The race welds the playground's ${int(pointsOf(s).points.length / 2)} points with every method, then times each method on clouds of 1,000 to ${int(s.raceMax)} points.`;
+      return;
+    }
+    section.dataset.state = race.running ? 'running' : race.error ? 'failed' : 'done';
+    const sweepTotal = race.counts.length * (METHODS.length + 1);
+    $('#race-status').textContent = race.error
+      ? `The race stopped: ${race.error}.`
+      : `${race.running ? 'Running in a worker' : 'Measured'} in this browser (${navigator.userAgent.match(/(Chrome|Firefox|Safari|Edg)\/[\d.]+/)?.[0] ?? 'this browser'}): ${int(race.n)} points, r = ${race.r}, ${race.store} store; the sweep ${race.sweep.length} of about ${sweepTotal} measurements.${race.meshopt === false ? ' meshoptimizer could not be loaded: no reference line.' : ''}`;
+    $('#race-bars').innerHTML = bars(s, race);
+    $('#race-plot').innerHTML = plot(race);
+  });
+
   return {
     render(s) {
-      size.value = String(s.raceMax);
-      const race = s.race;
-      $('#race-run').textContent = race?.running ? 'run it again' : 'run the race';
-      if (!race) {
-        $('#race-status').textContent = `Nothing measured yet. The race welds the playground's ${int(pointsOf(s).points.length / 2)} points with every method, then times each method on clouds of 1,000 to ${int(s.raceMax)} points.`;
-        return;
-      }
-      section.dataset.state = race.running ? 'running' : race.error ? 'failed' : 'done';
-      const sweepTotal = race.counts.length * (METHODS.length + 1);
-      $('#race-status').textContent = race.error
-        ? `The race stopped: ${race.error}.`
-        : `${race.running ? 'Running in a worker' : 'Measured'} in this browser (${navigator.userAgent.match(/(Chrome|Firefox|Safari|Edg)\/[\d.]+/)?.[0] ?? 'this browser'}): ${int(race.n)} points, r = ${race.r}, ${race.store} store; the sweep ${race.sweep.length} of about ${sweepTotal} measurements.${race.meshopt === false ? ' meshoptimizer could not be loaded: no reference line.' : ''}`;
-      $('#race-bars').innerHTML = bars(s, race);
-      $('#race-plot').innerHTML = plot(race);
+      show(s.race, s.raceMax, pointsOf(s).points, s.r, s.race ? lookupsOf(s, 'grid').value : null);
     },
   };
 }
