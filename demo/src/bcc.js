@@ -114,7 +114,7 @@ function startBcc(section, { getState, update }) {
     return { render() {} };
   }
   const camera = new THREE.PerspectiveCamera(35, 4 / 3, 0.1, 500);
-  camera.position.set(22, 16, 30);
+  camera.position.set(13, 10, 18);
   const cloudCamera = new THREE.PerspectiveCamera(35, 4 / 3, 0.1, 500);
   cloudCamera.position.set(34, 26, 44);
   const views = { bcc: new Scene3D($('#bcc-cells'), camera), cubes: new Scene3D($('#bcc-cubes'), camera) };
