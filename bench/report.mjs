@@ -1,4 +1,4 @@
-// Markdown output: the header, one table per dataset, the targets of issue 6.
+// Markdown output: the header, one table per dataset, the speed targets.
 import { PAIR_LIMIT } from './quality.mjs';
 
 const int = (v) => Math.round(v).toLocaleString('en-US');
@@ -123,7 +123,7 @@ function verdict(ok) {
   return ok === undefined ? 'not measured' : ok ? 'met' : 'NOT met';
 }
 
-/** The six targets of issue 6 ("The speed"), from the results of this run. */
+/** The six speed targets, from the results of this run. */
 export function targets(results, { quick, autoPreciseOnly }) {
   const out = [];
   const big = results.filter((d) => d.n >= 1e5);
@@ -229,7 +229,7 @@ export function targets(results, { quick, autoPreciseOnly }) {
 }
 
 export function targetsText(list) {
-  const lines = ['## Targets of issue 6 (WebAssembly, auto, loose store unless said)', ''];
+  const lines = ['## Speed targets (WebAssembly, auto, loose store unless said)', ''];
   for (const t of list) {
     lines.push(`${t.n}. ${t.text}: **${verdict(t.ok)}**`);
     for (const c of t.cases) lines.push(`   - ${c}`);

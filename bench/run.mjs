@@ -1,4 +1,4 @@
-// The benchmark of issue 6: meshweld (WebAssembly, every method and store; native) against
+// The benchmark: meshweld (WebAssembly, every method and store; native) against
 // meshoptimizer, glTF-Transform, three.js and a naive JS port of the article, on real and
 // synthetic data. Markdown on stdout (and in bench/data/results.md), progress on stderr, every
 // figure in bench/data/results.json.

@@ -121,3 +121,29 @@ void mw_tableFree(mw_Table* table)
     table->mask = 0;
     table->count = 0;
 }
+
+void* mw_arenaAllocate(mw_Arena* arena, size_t count, size_t size)
+{
+    if (arena->count == MW_ARENA_BLOCKS)
+        return NULL;
+    void* block = mw_allocate(count, size);
+    if (block)
+        arena->blocks[arena->count++] = block;
+    return block;
+}
+
+void mw_arenaRelease(mw_Arena* arena, void* block)
+{
+    for (int i = arena->count - 1; i >= 0; --i)
+        if (arena->blocks[i] == block) {
+            mw_deallocate(block);
+            arena->blocks[i] = arena->blocks[--arena->count];
+            return;
+        }
+}
+
+void mw_arenaFree(mw_Arena* arena)
+{
+    while (arena->count > 0)
+        mw_deallocate(arena->blocks[--arena->count]);
+}

@@ -196,18 +196,15 @@ void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3])
 
 int meshweld_cells(int* keys, double* cell_size, const float* point, const meshweld_Options* options)
 {
-    if (!keys || !point || !options)
+    if (!keys || !point)
         return meshweld_ErrorNull;
-    int dim = options->dim == 0 ? 3 : options->dim;
-    if (dim != 2 && dim != 3)
-        return meshweld_ErrorDim;
-    if (!(options->radius > 0.0f) || !isfinite(options->radius))
+    mw_Parsed o;
+    int error = mw_parseOptions(options, &o);
+    if (error)
+        return error;
+    if (!(o.radius > 0))
         return meshweld_ErrorRadius;
-    int method = options->method == meshweld_MethodAuto ? meshweld_MethodGrid : options->method;
-    if (method < meshweld_MethodAuto || method > meshweld_MethodGrid)
-        return meshweld_ErrorMethod;
-    if ((method == meshweld_MethodHex && dim != 2) || (method == meshweld_MethodBcc && dim != 3))
-        return meshweld_ErrorMethodDim;
+    int dim = o.dim, method = o.method;
     for (int a = 0; a < dim; ++a)
         if (!isfinite(point[a]))
             return meshweld_ErrorNonFinite;

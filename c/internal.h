@@ -19,9 +19,30 @@
  * for BCC) and their neighbours then always fit in int32. */
 #define MW_CELL_LIMIT 536870912.0
 
+/* options.c: the options of a request, checked: dim 2 or 3 (0 read as 3), a finite radius >= 0,
+ * a known method that exists in dim, a known store. */
+typedef struct mw_Parsed {
+    int dim, method, store;
+    double radius;
+} mw_Parsed;
+
+int mw_parseOptions(const meshweld_Options* options, mw_Parsed* parsed);
+
 /* allocator.c */
 void* mw_allocate(size_t count, size_t size); /* NULL on failure or if count * size overflows */
 void mw_deallocate(void* pointer);
+
+/* A scratch arena, as meshoptimizer's meshopt_Allocator: every block a call allocates is freed
+ * together by mw_arenaFree (on every path out), so no function frees buffers one by one. */
+#define MW_ARENA_BLOCKS 24
+typedef struct mw_Arena {
+    void* blocks[MW_ARENA_BLOCKS];
+    int count;
+} mw_Arena;
+
+void* mw_arenaAllocate(mw_Arena* arena, size_t count, size_t size); /* NULL on failure */
+void mw_arenaRelease(mw_Arena* arena, void* block); /* frees one block early */
+void mw_arenaFree(mw_Arena* arena);
 
 /* Open-addressing hash table with linear probing; power-of-two capacity, load <= 1/2 after
  * mw_tableReserve. Keys are three 32-bit words, the value MW_NONE marks an empty slot. */
@@ -178,49 +199,150 @@ typedef struct mw_Cells {
 double mw_gridScale(int method, double radius);
 void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3]);
 
+/* A predicate two vertices must pass to weld besides the distance: every attribute within its
+ * tolerance (the attribute weld). With count 0 every pair passes. A non-finite value matches only
+ * its own bits, so NaN normals neither poison a weld nor merge with anything but themselves. */
+typedef struct mw_Match {
+    const meshweld_Attribute* attributes;
+    size_t count;
+} mw_Match;
+
+static inline int mw_match(const mw_Match* m, size_t a, size_t b)
+{
+    for (size_t k = 0; k < m->count; ++k) {
+        const meshweld_Attribute* t = &m->attributes[k];
+        const float* x = mw_point(t->data, t->stride, a);
+        const float* y = mw_point(t->data, t->stride, b);
+        double d = 0;
+        int bits = 1, finite = 1;
+        for (int j = 0; j < t->size; ++j) {
+            double e = (double)x[j] - (double)y[j];
+            d += e * e;
+            bits &= memcmp(&x[j], &y[j], sizeof(float)) == 0 || x[j] == y[j]; /* -0 == +0 */
+            finite &= (x[j] - x[j]) == 0.0f;
+            finite &= (y[j] - y[j]) == 0.0f;
+        }
+        if (finite ? !(d <= (double)t->tolerance * t->tolerance) : !bits)
+            return 0;
+    }
+    return 1;
+}
+
+/* cells_data.c: GRID's cell scheme, squares or cubes sized to the data (at least 2r). A point p
+ * searches the cells that its r-box [p - r, p + r] touches, 1 or 2 per axis. */
+typedef struct mw_DataCells {
+    double inverse; /* cells per unit length */
+    double reach;   /* r in cells, with the slack that covers every rounding of the products */
+    double limit;   /* largest |coordinate| the cell indices hold */
+} mw_DataCells;
+
+/* The cells of edge size for radius r. */
+void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
+
+/* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
+ * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */
+double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32_t* index, size_t count,
+                       double radius);
+
+/* The cell of s (a point in cell units) and the neighbours its r-box touches, per axis: -1 (the
+ * lower one), +1 (the upper one) or 0 (none). s - floor(s) is exact, so the comparisons with
+ * reach carry no rounding of their own. */
+static inline void mw_dataCell(const mw_DataCells* g, const double s[3], int dim, int32_t cell[3], int touch[3])
+{
+    double e = g->reach, f = 1.0 - e;
+    for (int a = 0; a < 3; ++a) {
+        if (a == dim) {
+            cell[a] = 0, touch[a] = 0;
+            break;
+        }
+        cell[a] = mw_floor(s[a]);
+        double u = s[a] - cell[a];
+        touch[a] = (u > f) - (u < e);
+    }
+}
+
+/* The representatives' cell index (a welder's, or a fallback's): cell -> its newest
+ * representative; next[] links each cell's representatives in a ring, oldest after newest, so a
+ * walk from the oldest meets them in order and the first match is the cell's earliest. */
+typedef struct mw_Index {
+    mw_DataCells cells;
+    mw_Table table;
+    size_t work, searched; /* chain steps and searches, to shrink cells that hold crowds */
+} mw_Index;
+
+typedef struct mw_Reps {
+    float* xyz;      /* 3 floats per representative (z = 0 in 2D) */
+    uint32_t* next;  /* the index's rings */
+    uint32_t* point; /* per representative: its input point (for the match predicate), or NULL */
+    size_t count, capacity;
+} mw_Reps;
+
+/* Rebuilds the index with cells of edge size and room for room more representatives. */
+int mw_indexRebuild(mw_Index* index, const mw_Reps* reps, int dim, double size, double radius, size_t room);
+/* Makes room for count more representatives in the table. */
+int mw_indexReserve(mw_Index* index, size_t count);
+void mw_indexInsert(mw_Index* index, const mw_Reps* reps, int dim, uint32_t rep);
+/* The earliest representative within r of p (as doubles) that passes match against vertex, or
+ * MW_NONE. */
+uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,
+                          const mw_Match* match, size_t vertex);
+/* Cells too wide for the representatives' density (chains too long): 1 when they should shrink. */
+int mw_indexCrowded(const mw_Index* index);
+void mw_indexFree(mw_Index* index);
+
+/* engine.c: the precise weld of nodes among themselves, in cell order. */
+typedef struct mw_Nodes {
+    const float* points;
+    size_t stride;
+    int dim;
+    const uint32_t* point; /* node j is input point point[j] (j itself when NULL) */
+    size_t count;
+    double radius;
+    const mw_Match* match;
+} mw_Nodes;
+
+#define MW_DENSE 1 /* mw_engineWeld: too many pairs within r; the caller welds sequentially */
+
+/* What the engine did, for the trace: cell size, occupied cells, distance tests, pairs. */
+typedef struct mw_EngineStats {
+    size_t cells, tests, pairs;
+} mw_EngineStats;
+
+/* owner[j] receives the node that node j merges into: the earliest earlier node within r (passing
+ * the match) that is a representative, or j itself. That is the naive greedy over the nodes in
+ * order. Returns meshweld_Ok, MW_DENSE (nothing decided) or meshweld_ErrorMemory. */
+int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineStats* stats);
+
 /* ---- the welder, shared by welder.c (the loop, NAIVE, KDTREE), squares.c (the article's grids)
  * and adaptive.c (GRID) ---- */
 
 #define MW_WINDOW 32 /* points between two checks of the tables' room */
-#define MW_SWITCHED 1 /* mw_addAdaptive handed an AUTO welder to the kd-tree */
-
-/* A cell of GRID's flat array: its earliest representative, and that one's position inline (most
- * searches end there); the cell's later representatives hang off next[first]. */
-typedef struct mw_FlatCell {
-    float p[3];
-    uint32_t first;
-} mw_FlatCell;
+#define MW_COARSE 1  /* mw_addData: the coordinates need cells far wider than the data's spacing */
 
 struct meshweld_Welder {
     int dim;
     int method;
     int store;
     int automatic; /* method was AUTO: may switch to KDTREE */
+    int oneshot;   /* meshweld_weld: one batch, nothing kept for later ones */
     double radius, r2, scale;
 
-    float* reps; /* 3 floats per representative (z = 0 in 2D) */
-    uint32_t* next; /* precise store: next representative in the same cell */
-    size_t rep_count, rep_capacity;
-
-    size_t fed; /* points added so far */
+    mw_Reps reps;
+    size_t fed;     /* points added so far */
     mw_Table exact; /* position bits -> output index */
-    mw_Table cells; /* cell -> representative (loose) or newest representative (precise) */
+    mw_Table cells; /* the article's grids: cell -> representative (loose) or newest representative (precise) */
 
     mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
 
-    /* GRID: cells of size 1 / inverse, chains of representatives oldest first (the entry holds
-     * the newest, whose next is the oldest); work counts the chain steps, to shrink the cells
-     * when they hold too many representatives. */
-    double inverse, reach, spacing; /* spacing: the first batch's, for AUTO's switch to KDTREE */
-    size_t work, searched;
+    /* GRID: the representatives' index, and the first batch's cell size (the data's spacing) */
+    mw_Index index;
+    double spacing;
 
     /* One-shot square grids whose cells fit a flat array (dense points): cell (a, b, c) is
      * dense[(a - origin[0]) + extent[0] * ((b - origin[1]) + extent[1] * (c - origin[2]))],
      * a representative (loose) or the newest of a chain (precise). */
-    int oneshot;
     double low[3], high[3]; /* the batch's scaled coordinates, checked for the grid */
     uint32_t* dense;
-    mw_FlatCell* flat; /* GRID's flat array, indexed as dense */
     int32_t origin[3];
     size_t extent[3];
 };
@@ -249,12 +371,10 @@ void mw_setMethod(meshweld_Welder* w, int method);
 int mw_reserveReps(meshweld_Welder* w, size_t count); /* room for count more representatives */
 uint32_t mw_newRep(meshweld_Welder* w, const double p[3]);
 
-/* A batch of a grid method (squares.c) or of GRID (adaptive.c); on error the welder is as before.
- * mw_addAdaptive may return MW_SWITCHED: the welder now runs KDTREE, the batch is still to do. */
+/* A batch of a grid method (squares.c); on error the welder is as before. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
-int mw_addAdaptive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
-                   meshweld_Info* info);
-/* Undoes an AUTO welder's switch to KDTREE (the batch that switched failed). */
-void mw_adaptiveRestore(meshweld_Welder* w);
+/* A batch of GRID (grid.c... see method_grid.c): on error, or MW_COARSE when coarse is 0, the welder is as before. */
+int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
+               int coarse, meshweld_Info* info);
 
 #endif

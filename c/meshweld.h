@@ -35,8 +35,9 @@ extern "C" {
  *   HEX      2D: hexagons of side 2r, 3 look-ups                         loose R = 2 sqrt(7) r
  *   BCC      3D: truncated octahedra of the BCC lattice, 4 look-ups      loose R = sqrt(74) r
  *   KDTREE   kd-tree range search                                         R = r
- *   GRID     square cells sized to the data (at least 2r); each point searches the cells its
- *            r-box touches, 1 or 2 per axis (1 for sparse points): always precise, R = r
+ *   GRID     square cells sized to the data (at least 2r), welded by the spatial engine: the
+ *            pairs within r found cell by cell, then the greedy in input order over them (each
+ *            point's r-box touches 1 or 2 cells per axis, 1 for sparse points): always precise, R = r
  *   AUTO     GRID, or KDTREE when coordinates are too large for any grid
  * With the precise store every method has R = r and returns exactly the NAIVE result.
  * Loose grid bounds carry a factor (1 + 2^-16) of slack that absorbs rounding. */
@@ -175,10 +176,11 @@ typedef struct meshweld_Attribute {
  * tolerance of its attributes (R = r); no two output vertices match each other in that sense;
  * identical vertices (positions and attributes equal, -0 equal to +0) share an output; the remap
  * is dense. Radius 0 and tolerance 0 mean equal values only.
- * It runs a precise 2r grid, or a kd-tree when options->method is meshweld_MethodKdtree or a
- * coordinate is too large for grid cells (info->method says which); options->store is ignored.
- * Non-finite attribute values give meshweld_ErrorNonFinite with info->error_axis = 3 + the
- * attribute's index.
+ * A non-finite attribute value matches only its own bits (a NaN normal neither fails the weld nor
+ * merges with anything but an identical vertex). options are checked as for meshweld_weld; it runs
+ * GRID's spatial engine (info->method = GRID), or a kd-tree (KDTREE) when options->method is
+ * meshweld_MethodKdtree, when coordinates lie too far out for cells, or for clusters too dense for
+ * the engine; radius 0 compares the vertices at the same position (NAIVE). All give the same remap.
  *
  * remap must contain enough space for count elements; attributes holds attribute_count entries,
  * each with count vertices.
@@ -224,7 +226,8 @@ MESHWELD_API int meshweld_countClosePairs(size_t* pairs, const float* points, si
  * arguments. For AUTO it is the bound of what AUTO picks when the grid range allows. */
 MESHWELD_API double meshweld_bound(int method, int store, int dim, float radius);
 
-/* The look-ups per distinct point of a grid method (0 for NAIVE, KDTREE and AUTO). */
+/* The look-ups per distinct point of the article's grid methods (0 for NAIVE, KDTREE, GRID and AUTO,
+ * whose searches depend on the data). */
 MESHWELD_API int meshweld_lookups(int method, int dim);
 
 /**
@@ -243,7 +246,7 @@ MESHWELD_API int meshweld_lookups(int method, int dim);
  */
 MESHWELD_API int meshweld_cells(int* keys, double* cell_size, const float* point, const meshweld_Options* options);
 
-/* Names: "auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree"; NULL for an unknown method. */
+/* Names: "auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree", "grid"; NULL for an unknown method. */
 MESHWELD_API const char* meshweld_methodName(int method);
 
 /* The method of a name, or meshweld_ErrorMethod. */

@@ -27,8 +27,8 @@ static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key*
     uint32_t best = MW_NONE;
     for (int k = 0; k < count; ++k) {
         const mw_Entry* e = k == 0 ? home : mw_find(&w->cells, &cells[k]);
-        for (uint32_t q = e->value; q != MW_NONE; q = w->next[q])
-            if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+        for (uint32_t q = e->value; q != MW_NONE; q = w->reps.next[q])
+            if (q < best && mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
                 best = q;
     }
     if (best != MW_NONE)
@@ -38,7 +38,7 @@ static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key*
         memcpy(home->key, cells[0].key, sizeof(home->key));
         w->cells.count++;
     }
-    w->next[rep] = home->value;
+    w->reps.next[rep] = home->value;
     home->value = rep;
     return rep;
 }
@@ -176,13 +176,13 @@ static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key
     }
     uint32_t best = MW_NONE;
     for (int k = 0; k < count; ++k)
-        for (uint32_t q = w->dense[cells[k].hash]; q != MW_NONE; q = w->next[q])
-            if (q < best && mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+        for (uint32_t q = w->dense[cells[k].hash]; q != MW_NONE; q = w->reps.next[q])
+            if (q < best && mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
                 best = q;
     if (best != MW_NONE)
         return best;
     uint32_t rep = mw_newRep(w, p);
-    w->next[rep] = *home;
+    w->reps.next[rep] = *home;
     *home = rep;
     return rep;
 }
@@ -204,17 +204,17 @@ static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_
     if (!fresh) {
         mw_tableFree(&w->exact);
         mw_tableFree(&w->cells);
-        w->rep_count = 0;
+        w->reps.count = 0;
         return;
     }
     mw_Key keys[27];
-    while (w->rep_count > rep_before) {
-        uint32_t rep = (uint32_t)--w->rep_count;
-        double p[3] = {w->reps[rep * 3], w->reps[rep * 3 + 1], w->reps[rep * 3 + 2]};
+    while (w->reps.count > rep_before) {
+        uint32_t rep = (uint32_t)--w->reps.count;
+        double p[3] = {w->reps.xyz[rep * 3], w->reps.xyz[rep * 3 + 1], w->reps.xyz[rep * 3 + 2]};
         mw_cellKeys(w, p, keys);
         mw_Entry* home = mw_find(&w->cells, &keys[0]);
-        if (w->store == meshweld_StorePrecise && w->next[rep] != MW_NONE)
-            home->value = w->next[rep];
+        if (w->store == meshweld_StorePrecise && w->reps.next[rep] != MW_NONE)
+            home->value = w->reps.next[rep];
         else
             mw_tableEraseWith(&w->cells, home, mw_cellHash);
     }
@@ -229,7 +229,7 @@ static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_
  * On failure the welder is rolled back to its state before the batch. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
 {
-    size_t rep_before = w->rep_count, fresh_count = 0;
+    size_t rep_before = w->reps.count, fresh_count = 0;
     uint32_t* fresh = NULL; /* points of this batch whose position was new: needed to undo */
     if (w->fed > 0 && !(fresh = (uint32_t*)mw_allocate(count, sizeof(uint32_t))))
         return meshweld_ErrorMemory;

@@ -1,7 +1,7 @@
 /* The greedy weld: one loop over the points, each merged into a representative found by the
  * method or made a representative itself. Incremental by construction; meshweld_weld is one
  * batch. This file holds the welder, its checks, NAIVE, KDTREE and the public functions;
- * squares.c the article's grids, adaptive.c GRID.
+ * squares.c the article's grids, method_grid.c GRID (on engine.c and cells_data.c).
  *
  * Exact duplicates are resolved first, by a hash of the coordinates' bits (-0 folded onto +0):
  * only the first occurrence of a position meets the method, the others copy its answer. This is
@@ -22,33 +22,6 @@ int mw_isGrid(int method)
     return method >= meshweld_MethodGridR && method <= meshweld_MethodBcc;
 }
 
-static int mw_autoMethod(int dim)
-{
-    (void)dim;
-    return meshweld_MethodGrid;
-}
-
-static int mw_checkOptions(const meshweld_Options* options, int* dim, int* method, int* store)
-{
-    if (!options)
-        return meshweld_ErrorNull;
-    *dim = options->dim == 0 ? 3 : options->dim;
-    if (*dim != 2 && *dim != 3)
-        return meshweld_ErrorDim;
-    float r = options->radius;
-    if (!(r >= 0.0f) || !isfinite(r))
-        return meshweld_ErrorRadius;
-    *method = options->method;
-    if (*method < meshweld_MethodAuto || *method > meshweld_MethodGrid)
-        return meshweld_ErrorMethod;
-    if ((*method == meshweld_MethodHex && *dim != 2) || (*method == meshweld_MethodBcc && *dim != 3))
-        return meshweld_ErrorMethodDim;
-    *store = options->store;
-    if (*store != meshweld_StoreLoose && *store != meshweld_StorePrecise)
-        return meshweld_ErrorStore;
-    return meshweld_Ok;
-}
-
 void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;
@@ -57,45 +30,44 @@ void mw_setMethod(meshweld_Welder* w, int method)
 
 static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
 {
-    int dim, method, store;
-    int error = mw_checkOptions(options, &dim, &method, &store);
+    mw_Parsed o;
+    int error = mw_parseOptions(options, &o);
     if (error)
         return error;
     memset(w, 0, sizeof(*w));
-    w->dim = dim;
-    w->store = store;
-    w->radius = options->radius;
+    w->dim = o.dim;
+    w->store = o.store;
+    w->radius = o.radius;
     w->r2 = w->radius * w->radius;
-    w->automatic = method == meshweld_MethodAuto;
-    mw_setMethod(w, w->automatic ? mw_autoMethod(dim) : method);
+    w->automatic = o.method == meshweld_MethodAuto;
+    mw_setMethod(w, w->automatic ? meshweld_MethodGrid : o.method);
     return meshweld_Ok;
 }
 
 static void mw_release(meshweld_Welder* w)
 {
-    mw_deallocate(w->reps);
-    mw_deallocate(w->next);
+    mw_deallocate(w->reps.xyz);
+    mw_deallocate(w->reps.next);
     mw_tableFree(&w->exact);
     mw_tableFree(&w->cells);
     mw_kdFree(&w->tree);
+    mw_indexFree(&w->index);
     mw_deallocate(w->dense);
-    mw_deallocate(w->flat);
-    w->flat = NULL;
-    w->reps = NULL;
-    w->next = NULL;
+    w->reps.xyz = NULL;
+    w->reps.next = NULL;
     w->dense = NULL;
 }
 
 static void mw_report(meshweld_Info* info, const meshweld_Welder* w)
 {
     if (info) {
-        info->unique_count = w->rep_count;
+        info->unique_count = w->reps.count;
         info->method = w->method;
     }
 }
 
-/* Checks a batch before anything changes: sizes, finiteness, grid range. Switches an AUTO
- * welder to KDTREE when the grid range does not hold the batch. */
+/* Checks a batch before anything changes: sizes, finiteness, the article's grids' range (GRID
+ * checks the points as it reads them). */
 static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const float* points, size_t count,
                          size_t stride, meshweld_Info* info)
 {
@@ -151,28 +123,28 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
 /* Makes room for count more representatives (and their precise-store links). */
 int mw_reserveReps(meshweld_Welder* w, size_t count)
 {
-    size_t total = w->rep_count + count;
-    if (total <= w->rep_capacity)
+    size_t total = w->reps.count + count;
+    if (total <= w->reps.capacity)
         return meshweld_Ok;
     int linked = (w->store == meshweld_StorePrecise && mw_isGrid(w->method)) || w->method == meshweld_MethodGrid ||
-                 w->next != NULL; /* an AUTO welder that left GRID may go back to it */
-    size_t capacity = w->rep_capacity * 2 > total ? w->rep_capacity * 2 : total;
+                 w->reps.next != NULL;
+    size_t capacity = w->reps.capacity * 2 > total ? w->reps.capacity * 2 : total;
     float* reps = (float*)mw_allocate(capacity, 3 * sizeof(float));
     uint32_t* next = linked && reps ? (uint32_t*)mw_allocate(capacity, sizeof(uint32_t)) : NULL;
     if (!reps || (linked && !next)) {
         mw_deallocate(reps);
         return meshweld_ErrorMemory;
     }
-    if (w->rep_count) {
-        memcpy(reps, w->reps, w->rep_count * 3 * sizeof(float));
-        if (next && w->next)
-            memcpy(next, w->next, w->rep_count * sizeof(uint32_t));
+    if (w->reps.count) {
+        memcpy(reps, w->reps.xyz, w->reps.count * 3 * sizeof(float));
+        if (next && w->reps.next)
+            memcpy(next, w->reps.next, w->reps.count * sizeof(uint32_t));
     }
-    mw_deallocate(w->reps);
-    mw_deallocate(w->next);
-    w->reps = reps;
-    w->next = next;
-    w->rep_capacity = capacity;
+    mw_deallocate(w->reps.xyz);
+    mw_deallocate(w->reps.next);
+    w->reps.xyz = reps;
+    w->reps.next = next;
+    w->reps.capacity = capacity;
     return meshweld_Ok;
 }
 
@@ -186,19 +158,19 @@ static int mw_reserve(meshweld_Welder* w, size_t count)
 
 uint32_t mw_newRep(meshweld_Welder* w, const double p[3])
 {
-    uint32_t rep = (uint32_t)w->rep_count++;
-    float* q = &w->reps[rep * 3];
+    uint32_t rep = (uint32_t)w->reps.count++;
+    float* q = &w->reps.xyz[rep * 3];
     q[0] = (float)p[0];
     q[1] = (float)p[1];
     q[2] = (float)p[2];
     return rep;
 }
 
-/* A cell key and its hash. */
+/* NAIVE: the earliest representative within r, by a scan of them all. */
 static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
 {
-    for (size_t q = 0; q < w->rep_count; ++q)
-        if (mw_distance2(p, &w->reps[q * 3], w->dim) <= w->r2)
+    for (size_t q = 0; q < w->reps.count; ++q)
+        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
             return (uint32_t)q;
     return mw_newRep(w, p);
 }
@@ -247,9 +219,9 @@ static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* po
         error = meshweld_ErrorMemory;
         goto done;
     }
-    if (w->tree.count != w->rep_count) {
+    if (w->tree.count != w->reps.count) {
         mw_Kdtree rebuilt = {0};
-        if ((error = mw_kdBuild(&rebuilt, w->reps, w->rep_count, 3 * sizeof(float), w->dim)))
+        if ((error = mw_kdBuild(&rebuilt, w->reps.xyz, w->reps.count, 3 * sizeof(float), w->dim)))
             goto done;
         mw_kdFree(&w->tree);
         w->tree = rebuilt;
@@ -341,15 +313,20 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
         return error;
     }
 
-    int adaptive = w->method == meshweld_MethodGrid && w->radius > 0, switched = 0;
-    if (adaptive && (error = mw_addAdaptive(w, remap, points, count, stride, info)) == MW_SWITCHED) {
-        /* AUTO now runs the kd-tree, which needs the whole batch checked first */
-        adaptive = 0, switched = 1;
-        error = mw_checkBatch(w, remap, points, count, stride, info);
+    int switched = 0;
+    if (w->method == meshweld_MethodGrid && w->radius > 0) {
+        /* AUTO leaves GRID for the kd-tree, for good, when a coordinate lies so far out that cells
+         * holding it would be 64 times the data's spacing (crowds in every cell): the one place
+         * where AUTO decides */
+        error = mw_addData(w, remap, points, count, stride, !w->automatic, info);
+        if (error != MW_COARSE)
+            goto done;
+        mw_setMethod(w, meshweld_MethodKdtree);
+        switched = 1;
+        if ((error = mw_checkBatch(w, remap, points, count, stride, info)) != meshweld_Ok)
+            goto done;
     }
-    if (adaptive || error) {
-        /* done, or failed with the welder as it was */
-    } else if (mw_isGrid(w->method) && w->radius > 0) {
+    if (mw_isGrid(w->method) && w->radius > 0) {
         error = mw_addGrid(w, remap, points, count, stride);
     } else if ((error = mw_reserve(w, count)) != meshweld_Ok) {
         /* nothing changed */
@@ -368,17 +345,18 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
             remap[i] = slot->value;
         }
     }
+done:
     if (!error)
         w->fed += count;
     else if (switched)
-        mw_adaptiveRestore(w); /* a failed batch leaves the welder as it was, method included */
+        mw_setMethod(w, meshweld_MethodGrid); /* a failed batch leaves the welder as it was */
     mw_report(info, w);
     return error;
 }
 
 size_t meshweld_welderCount(const meshweld_Welder* w)
 {
-    return w ? w->rep_count : 0;
+    return w ? w->reps.count : 0;
 }
 
 int meshweld_welderMethod(const meshweld_Welder* w)
@@ -390,9 +368,9 @@ void meshweld_welderPositions(const meshweld_Welder* w, float* destination)
 {
     if (!w || !destination)
         return;
-    for (size_t i = 0; i < w->rep_count; ++i)
+    for (size_t i = 0; i < w->reps.count; ++i)
         for (int a = 0; a < w->dim; ++a)
-            destination[i * w->dim + a] = w->reps[i * 3 + a];
+            destination[i * w->dim + a] = w->reps.xyz[i * 3 + a];
 }
 
 void meshweld_welderDestroy(meshweld_Welder* w)

@@ -1,5 +1,8 @@
 // Helpers shared by the package's entry points (not part of the public API).
 
+/** Described in words for error messages (check.js holds it; re-exported for older importers). */
+export { describe } from './check.js';
+
 /** For each output of a remap, its first input: the vertex whose values it keeps. */
 export function firstOfEach(remap, count) {
   const first = new Uint32Array(count);

@@ -146,6 +146,25 @@ export class Cloud {
       ctx.fillStyle = 'rgba(145, 30, 180, 0.10)';
       for (const b of view.kd.leaves) if (boxMeetsDisc(b, focus.x, focus.y, view.r)) ctx.fillRect(b[0], b[1], b[2] - b[0], b[3] - b[1]);
     }
+    if (focus.box) {
+      // grid: the r-box around the point and the cells it touches (most often one)
+      for (const [i, j] of focus.box) {
+        ctx.fillStyle = 'rgba(255, 200, 0, 0.22)';
+        this.polygon(cellPolygon('grid', i, j, c), true);
+        ctx.strokeStyle = 'rgba(200, 140, 0, 0.9)';
+        ctx.lineWidth = 1.2 * px * this.dpr;
+        this.polygon(cellPolygon('grid', i, j, c), false);
+      }
+      ctx.strokeStyle = '#1f5fa8';
+      ctx.lineWidth = 3 * px * this.dpr;
+      this.polygon(cellPolygon('grid', focus.storeKey[0], focus.storeKey[1], c), false);
+      ctx.setLineDash([5 * px * this.dpr, 4 * px * this.dpr]);
+      ctx.strokeStyle = '#f58231';
+      ctx.lineWidth = 1.5 * px * this.dpr;
+      ctx.strokeRect(focus.x - view.r, focus.y - view.r, 2 * view.r, 2 * view.r);
+      ctx.setLineDash([]);
+      return;
+    }
     if (!focus.keys || focus.keys.length === 0) return;
     const n = focus.keys.length / 3;
     if (view.method === 'grid-2r') {

@@ -1,10 +1,10 @@
 // The explanation figures (small SVGs with fixed viewBoxes), the comparison table, the code
 // snippets and the live numbers in the text: all follow the method, store and r of the state.
-import { weld } from 'meshweld';
-import { bound, cells, lookups } from 'meshweld/inspect';
+import { bound, cells, lookups, weld } from 'meshweld';
 import { boxMeetsDisc, cellPolygon, hexCentre, kdShape, tilingSegments } from './geometry.js';
 import { METHODS } from './state.js';
 import { mulberry32 } from './points.js';
+import { memo, spacingRule } from './derive.js';
 
 const SQRT3 = Math.sqrt(3);
 const $ = (selector) => document.querySelector(selector);
@@ -12,16 +12,16 @@ const f2 = (v) => v.toLocaleString('en-US', { maximumFractionDigits: 2, minimumF
 const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
 const esc = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-const AREA = { naive: '–', 'grid-r': '9 r²', 'grid-2r': '16 r²', hex: `${f2(18 * SQRT3)} r²`, kdtree: '–' };
+const AREA = { naive: '–', 'grid-r': '9 r²', 'grid-2r': '16 r²', hex: `${f2(18 * SQRT3)} r²`, kdtree: '–', grid: '4 r² box' };
 const CELLS = {
   naive: 'none: every kept point',
   'grid-r': 'squares of side r, the 3×3 block',
   'grid-2r': 'squares of side 2r, store grid offset by r',
   hex: 'hexagons of side 2r, 3 around the dual triangle',
   kdtree: 'a kd-tree range search',
+  grid: 'squares sized to the data; the cells the r-box touches',
 };
-
-let lastKey = '';
+const measures = (method) => method === 'naive' || method === 'kdtree' || method === 'grid';
 
 export function renderExplanations(state, live) {
   const R = live.R / state.r;
@@ -40,9 +40,13 @@ export function renderExplanations(state, live) {
     node.classList.toggle('current', node.dataset.methodSection === state.method);
   }
   $('#code-call').textContent = callSnippet(state, live);
-  const key = `${state.method}|${state.store}|${state.r}`;
-  if (key === lastKey) return;
-  lastKey = key;
+  methodFigures(state.method, state.store, state.r, R);
+  gridFigure(live.points, state.r, live.grid, state.method === 'grid');
+}
+
+// the figures that follow the method, store and r (memoised on them)
+const methodFigures = memo((method, store, r, R) => {
+  const state = { method, store, r };
   $('#code-loop').textContent = loopSnippet(state);
   $('#fig-rules').innerHTML = rulesFigure(state, R);
   $('#fig-grid-r').innerHTML = cellFigure(state, 'grid-r');
@@ -51,10 +55,10 @@ export function renderExplanations(state, live) {
   $('#fig-kd').innerHTML = kdFigure(state);
   renderTable(state);
   renderTwins();
-}
+});
 
 function callSnippet(state, live) {
-  const store = state.method === 'naive' || state.method === 'kdtree' ? '' : `, store: '${state.store}'`;
+  const store = measures(state.method) ? '' : `, store: '${state.store}'`;
   const result = live.count === null ? 'naive: press "run it" above' : `${live.n.toLocaleString('en-US')} points in, ${live.count.toLocaleString('en-US')} out`;
   return `import { ready, weld } from 'meshweld';
 
@@ -68,6 +72,8 @@ const { remap, count, positions } = weld(points, { dim: 2, radius: ${state.r}, m
 function loopSnippet({ method, store, r }) {
   const declare = {
     naive: 'const kept = [];                      // the outputs so far, in order',
+    grid: `const s = cellSizeFromData(points, r);   // see "Cells sized to the data"
+const table = new CellTable();        // cell -> its kept points: a sparse hash map`,
     kdtree: 'const tree = new KdTree();            // the outputs so far',
   }[method] ?? `const table = new CellTable();        // cell -> ${store === 'loose' ? 'one kept point' : 'its kept points'}: a sparse hash map`;
   const head = `const r = ${r};
@@ -85,6 +91,16 @@ for (const p of points) {
     return `${head}  // compare with every kept point, in order: the first within r wins
   let found = kept.find((q) => distance(p, q) <= r);
 ${tail}`;
+  }
+  if (method === 'grid') {
+    return `${head}  // cells of side s, sized to the data once (the spacing x 1.236, at least 2r)
+  const home = [Math.floor(p.x / s), Math.floor(p.y / s)];
+  // every cell that the box [p - r, p + r] touches: one for most points
+  let found = null;
+  for (const cell of cellsTouchedBy(p.x - r, p.y - r, p.x + r, p.y + r, s))
+    for (const q of table.get(cell) ?? [])
+      if (distance(p, q) <= r && (!found || q.output < found.output)) found = q;
+${tail.replace('found = keep(p);                 // p becomes a new output', 'table.add(home, found = keep(p));   // p becomes a new output')}`;
   }
   if (method === 'kdtree') {
     return `${head}  // a range search in a kd-tree of the kept points:
@@ -135,7 +151,7 @@ function renderTable(state) {
   const rows = METHODS.map((m) => {
     const loose = bound({ method: m, store: 'loose', dim: 2, radius: state.r });
     const precise = bound({ method: m, store: 'precise', dim: 2, radius: state.r });
-    const look = m === 'naive' ? 'all kept' : m === 'kdtree' ? '1 search' : String(lookups(m, 2));
+    const look = m === 'naive' ? 'all kept' : m === 'kdtree' ? '1 search' : m === 'grid' ? '1–4' : String(lookups(m, 2));
     return `<tr class="${m === state.method ? 'current' : ''}" data-row="${m}"><th>${m === 'kdtree' ? 'kd-tree' : m}</th><td>${CELLS[m]}</td><td>${look}</td><td>${AREA[m]}</td><td>${f2(loose / state.r)} r = ${f2(loose)}</td><td>${f2(precise / state.r)} r</td></tr>`;
   });
   $('#methods-table tbody').innerHTML = rows.join('');
@@ -302,3 +318,33 @@ function renderTwins() {
   $('#twins-order').textContent = order;
   $('#twins-remap').textContent = `[${Array.from(remap).join(', ')}]`;
 }
+
+// How grid sizes its cells, on the playground's points: the sampled gaps sorted, their median,
+// the spacing of a uniform cloud, the factor, the floor 2r; then how many cells the r-boxes touch.
+const gridFigure = memo((points, r, grid, current) => {
+  const box = document.getElementById('fig-grid');
+  if (!box || !points) return;
+  const rule = spacingRule(points, r);
+  const gaps = rule.gaps;
+  const W = 300, H = 150, x0 = 30, y0 = 10;
+  const top = Math.max(rule.spread, rule.median, rule.floor, rule.size, gaps[Math.floor(gaps.length * 0.9)] ?? 0) * 1.15 || 1;
+  const Y = (v) => y0 + H - (Math.min(v, top) / top) * H;
+  const bw = W / Math.max(1, gaps.length);
+  const bars = gaps.map((g, k) => `<rect x="${(x0 + k * bw).toFixed(1)}" y="${Y(g).toFixed(1)}" width="${Math.max(0.6, bw - 0.3).toFixed(2)}" height="${(y0 + H - Y(g)).toFixed(1)}" class="gap${k === gaps.length >> 1 ? ' median' : ''}"/>`).join('');
+  const hline = (v, cls, label) => `<line x1="${x0}" x2="${x0 + W}" y1="${Y(v).toFixed(1)}" y2="${Y(v).toFixed(1)}" class="${cls}"/><text x="${x0 + W + 4}" y="${(Y(v) + 4).toFixed(1)}" class="${cls}-text">${label}</text>`;
+  const touched = [...grid?.touched.histogram ?? []].sort((a, b) => a[0] - b[0]);
+  const n = points.length / 2;
+  const size = grid ? grid.size : rule.size;
+  const from = grid?.from === 'module' ? 'the module (traceWeld)' : "this page's reading of the rule (the module's own size needs traceWeld)";
+  const lines = touched.map(([c, k]) => `${c} ${c === 1 ? 'cell' : 'cells'}: ${((100 * k) / n).toFixed(1)} %`).join(', ');
+  box.innerHTML = `<svg viewBox="0 0 520 ${H + 40}" role="img" aria-label="how grid chooses its cell size from the points"${current ? ' class="current-figure"' : ''} data-figure="grid">
+    ${bars}
+    ${hline(rule.median, 'median', `median gap ${f2(rule.median)}`)}
+    ${hline(rule.spread, 'spread', `uniform spacing ${f2(rule.spread)}`)}
+    ${hline(rule.floor, 'floor', `floor 2r = ${f2(rule.floor)}`)}
+    ${hline(size, 'size', `cell side s = ${f2(size)}`)}
+    <text x="${x0}" y="${y0 + H + 16}" class="tiny">the gaps between consecutive points of a ${gaps.length}-point sample, sorted (the median in blue)</text>
+    <text x="${x0}" y="${y0 + H + 31}" class="tiny">s = min(median, uniform spacing) × 1.236, at least 2r; from ${from}</text>
+  </svg>
+  <p class="small" id="grid-touched">r-boxes of the ${n.toLocaleString('en-US')} points in cells of side ${f2(size)}: ${lines || '–'}.</p>`;
+});

@@ -10,12 +10,12 @@ export function hexCentre(i, j, c) {
 
 /**
  * The polygon of cell (i, j) of a method with cell size c (as cells() reports it), world units.
- * grid-r: the square [i c, (i+1) c); grid-2r: the store square of side c centred on (i c, j c);
+ * grid-r and grid: the square [i c, (i+1) c); grid-2r: the store square of side c centred on (i c, j c);
  * hex: the pointy-top hexagon of circumradius c / sqrt(3) around its lattice point (checked
  * against cells(): every point lies in the hexagon of its store key).
  */
 export function cellPolygon(method, i, j, c) {
-  if (method === 'grid-r') return [[i * c, j * c], [(i + 1) * c, j * c], [(i + 1) * c, (j + 1) * c], [i * c, (j + 1) * c]];
+  if (method === 'grid-r' || method === 'grid') return [[i * c, j * c], [(i + 1) * c, j * c], [(i + 1) * c, (j + 1) * c], [i * c, (j + 1) * c]];
   if (method === 'grid-2r') {
     const h = c / 2;
     return [[i * c - h, j * c - h], [i * c + h, j * c - h], [i * c + h, j * c + h], [i * c - h, j * c + h]];
@@ -32,7 +32,7 @@ export function cellPolygon(method, i, j, c) {
 }
 
 export function cellCentre(method, i, j, c) {
-  if (method === 'grid-r') return [(i + 0.5) * c, (j + 0.5) * c];
+  if (method === 'grid-r' || method === 'grid') return [(i + 0.5) * c, (j + 0.5) * c];
   if (method === 'grid-2r') return [i * c, j * c];
   return hexCentre(i, j, c);
 }
@@ -44,7 +44,7 @@ export function cellCentre(method, i, j, c) {
 export function tilingSegments(method, c, box, { search = false } = {}) {
   const [x0, y0, x1, y1] = box;
   const segments = [];
-  if (method === 'grid-r' || method === 'grid-2r') {
+  if (method === 'grid-r' || method === 'grid-2r' || method === 'grid') {
     const shift = method === 'grid-2r' && !search ? 0.5 : 0;
     for (let i = Math.floor(x0 / c - shift); (i + shift) * c <= x1; i++) segments.push([(i + shift) * c, y0, (i + shift) * c, y1]);
     for (let j = Math.floor(y0 / c - shift); (j + shift) * c <= y1; j++) segments.push([x0, (j + shift) * c, x1, (j + shift) * c]);

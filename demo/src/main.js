@@ -1,196 +1,70 @@
-// The playground: one state (state.js), one render() that derives everything from it. Every merge
-// on screen comes from meshweld's WebAssembly module: weld() for the whole set, a Welder fed one
-// point at a time for the step mode, cells() for the cells a point searches.
-import { ready, weld, Welder } from 'meshweld';
-import { bound, cells, lookups } from 'meshweld/inspect';
+// The playground: one state (state.js), replaced by update(), never mutated; one derivation of it
+// (derive.js); one render() that reads both and draws. Every merge on screen comes from meshweld's
+// WebAssembly module: weld() for the whole set, a Welder fed one point at a time for the step
+// mode, cells() for the cells a point searches, the engine's trace for grid (trace.js).
+import { ready } from 'meshweld';
 import { Cloud } from './cloud.js';
-import { kdShape } from './geometry.js';
-import { dependsOnRadius, generate, presets, WORLD } from './points.js';
-import { countFromSlider, fromURL, METHODS, RADII, sliderFromCount, snapPoint, STORES, toURL, ZOOM_MAX } from './state.js';
+import { derive, isGrid, memo, pointsOf } from './derive.js';
+import { WORLD, presets } from './points.js';
+import { countFromSlider, fromURL, METHODS, RADII, sliderFromCount, snapPoint, STORES, toURL, viewBox, ZOOM_MAX } from './state.js';
 import { renderExplanations, setupFigureDrags } from './figures.js';
+import { loadTrace } from './trace.js';
+import { setupEngine } from './engine.js';
+import { setupRace } from './race.js';
 
 const $ = (selector) => document.querySelector(selector);
-const NAIVE_AUTO = 5000; // naive is quadratic: above this many points it runs on request only
-const OCCUPIED_MAX = 2500; // draw the occupied store cells up to this many kept points
 const SPEEDS = [2, 8, 40, 400]; // steps per second while playing
 
 await ready;
+const traceWeld = await loadTrace();
 
-const state = fromURL(location.search, presets);
-let hover = -1; // the point under the pointer
-let dragging = -1;
-let editVersion = 0;
-let naiveAllowed = false;
-let playing = false;
-let frames = 0;
-let mesh = { refresh() {}, setURLState() {} }; // the 3D section, once loaded
-
-const isGrid = (method) => method === 'grid-r' || method === 'grid-2r' || method === 'hex';
-const options = () => ({ dim: 2, radius: state.r, method: state.method, store: state.store });
+let state = fromURL(location.search, presets);
+state = { ...state, at: viewBox(state.zoom, state.at, WORLD).at };
+const view = (s) => derive(s, traceWeld);
 const fmt = (v, digits = 2) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const int = (v) => v.toLocaleString('en-US');
+const total = (s = state) => pointsOf(s).points.length / 2;
+let frames = 0;
+let late = []; // the sections that load after the playground (the 3D ones): each has render(state)
 
-// --- points: the preset, then the edits (moved and added points) --------------------------------
-let baseCache = { key: '', points: null };
-function basePoints() {
-  const key = [state.preset, state.seed, state.n, dependsOnRadius.has(state.preset) ? state.r : ''].join('|');
-  if (baseCache.key !== key) baseCache = { key, points: generate(state.preset, state.seed, state.n, state.r) };
-  return baseCache.points;
+/** The one way the state changes: a patch (or a function of the state giving one), then a redraw. */
+function update(patch) {
+  const next = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
+  const at = viewBox(next.zoom, next.at, WORLD).at;
+  next.at = at[0] === state.at[0] && at[1] === state.at[1] ? state.at : at; // the same view, the same value
+  if (next.step !== null) next.step = Math.min(Math.max(0, next.step), total(next));
+  state = next;
+  invalidate();
+  scheduleURL();
 }
 
-let pointsCache = { key: '', points: null };
-function currentPoints() {
-  const base = basePoints();
-  const key = `${baseCache.key}|${editVersion}`;
-  if (pointsCache.key === key) return pointsCache.points;
-  const baseCount = base.length / 2;
-  const points = new Float32Array(base.length + 2 * state.added.length);
-  points.set(base);
-  for (const [i, [x, y]] of state.moves) if (i < baseCount) points.set([x, y], 2 * i);
-  state.added.forEach(([x, y], k) => points.set([x, y], base.length + 2 * k));
-  pointsCache = { key, points };
-  return points;
+// the edits: points moved and added (each a new Map or array)
+const clearEdits = { moves: new Map(), added: [], hover: -1, dragging: -1 };
+function moveTo(s, i, x, y) {
+  const p = snapPoint(Math.min(WORLD.width, Math.max(0, x)), Math.min(WORLD.height, Math.max(0, y)));
+  const baseCount = pointsOf(s).base.length / 2;
+  if (i < baseCount) return { moves: new Map(s.moves).set(i, p) };
+  const added = [...s.added];
+  added[i - baseCount] = p;
+  return { added };
 }
 
-function clearEdits() {
-  state.moves.clear();
-  state.added = [];
-  editVersion++;
-}
-
-function moveTo(i, x, y) {
-  const [sx, sy] = snapPoint(Math.min(WORLD.width, Math.max(0, x)), Math.min(WORLD.height, Math.max(0, y)));
-  const baseCount = basePoints().length / 2;
-  if (i < baseCount) state.moves.set(i, [sx, sy]);
-  else state.added[i - baseCount] = [sx, sy];
-  editVersion++;
-}
-
-// --- the weld of the whole set ---------------------------------------------------------------------
-let weldCache = { key: '', result: null };
-function fullWeld(points) {
-  const key = `${pointsCache.key}|${state.method}|${state.store}|${state.r}`;
-  if (weldCache.key === key) return weldCache.result;
-  const n = points.length / 2;
-  if (state.method === 'naive' && n > NAIVE_AUTO && !naiveAllowed) return null;
-  // time it: repeat small welds until a few milliseconds have passed, report the mean
-  const start = performance.now();
-  let result = weld(points, options());
-  let runs = 1, elapsed = performance.now() - start;
-  while (elapsed < 4 && runs < 200) {
-    result = weld(points, options());
-    runs++;
-    elapsed = performance.now() - start;
-  }
-  result = { ...result, ms: elapsed / runs, runs, ...analyse(points, result.remap, result.count, result.positions, n) };
-  weldCache = { key, result };
-  return result;
-}
-
-// Which points are representatives, the size of each cluster, the largest merge distance.
-function analyse(points, remap, count, reps, done) {
-  const isRep = new Uint8Array(points.length / 2);
-  const sizes = new Uint32Array(count);
-  let next = 0, far = 0;
-  for (let i = 0; i < done; i++) {
-    const m = remap[i];
-    sizes[m]++;
-    if (m === next) {
-      isRep[i] = 1;
-      next++;
-    } else {
-      far = Math.max(far, Math.hypot(points[2 * i] - reps[2 * m], points[2 * i + 1] - reps[2 * m + 1]));
+// a step of the loop, keeping the current point in sight when zoomed in
+function stepTo(k) {
+  update((s) => {
+    const step = Math.min(total(s), Math.max(0, k));
+    const patch = { step };
+    if (s.zoom > 1 && step > 0) {
+      const { points } = pointsOf(s);
+      const x = points[2 * (step - 1)], y = points[2 * (step - 1) + 1];
+      const [x0, y0, x1, y1] = viewBox(s.zoom, s.at, WORLD).box;
+      if (x < x0 || x > x1 || y < y0 || y > y1) patch.at = [x, y];
     }
-  }
-  return { isRep, sizes, far };
+    return patch;
+  });
 }
 
-// Naive's distance checks per point, from its remap: a point that merges into output m compared
-// with outputs 0..m (the first within r wins), a kept one with every output before it; an exact
-// duplicate is answered by the hash table with none.
-function naiveChecks(points, remap, n) {
-  const seen = new Set();
-  let checks = 0, next = 0;
-  for (let i = 0; i < n; i++) {
-    const key = `${points[2 * i]},${points[2 * i + 1]}`;
-    const m = remap[i];
-    if (!seen.has(key)) checks += m === next ? next : m + 1;
-    if (m === next) next++;
-    seen.add(key);
-  }
-  return checks / n;
-}
-
-// --- step mode: a Welder fed one point at a time -------------------------------------------------
-let stepper = { key: '', welder: null, done: 0, remap: null, countBefore: 0, reps: null };
-function stepTo(points, k) {
-  const key = `${pointsCache.key}|${state.method}|${state.store}|${state.r}`;
-  if (stepper.key !== key || stepper.done > k) {
-    stepper.welder?.dispose();
-    stepper = { key, welder: new Welder(options()), done: 0, remap: new Uint32Array(points.length / 2), countBefore: 0, reps: null };
-  }
-  const s = stepper;
-  if (s.done < k - 1) {
-    s.remap.set(s.welder.add(points.subarray(2 * s.done, 2 * (k - 1))), s.done);
-    s.done = k - 1;
-  }
-  if (s.done === k - 1 && k > 0) {
-    s.countBefore = s.welder.count;
-    s.remap[k - 1] = s.welder.add(points.subarray(2 * (k - 1), 2 * k))[0];
-    s.done = k;
-    s.reps = null;
-  }
-  if (!s.reps) s.reps = s.welder.positions();
-  return s;
-}
-
-// --- the cells the module reports ------------------------------------------------------------------
-let homeCache = { key: '', homes: new Map() };
-function homeCell(m, reps) {
-  const key = `${pointsCache.key}|${state.method}|${state.store}|${state.r}`;
-  if (homeCache.key !== key) homeCache = { key, homes: new Map() };
-  if (!homeCache.homes.has(m)) {
-    const { keys } = cells([reps[2 * m], reps[2 * m + 1]], options());
-    homeCache.homes.set(m, [keys[0], keys[1]]);
-  }
-  return homeCache.homes.get(m);
-}
-
-// What happened to point i in the loop: m its output, merged when m existed before it.
-function describe(points, i, m, merged, reps, countBefore) {
-  const x = points[2 * i], y = points[2 * i + 1];
-  const f = { index: i, x, y, m, merged, keys: null, size: 0, lookupsMade: 0, rep: null, hitKey: null, storeKey: null, dupOf: -1, countBefore };
-  if (merged) {
-    f.rep = [reps[2 * m], reps[2 * m + 1]];
-    f.distance = Math.hypot(x - f.rep[0], y - f.rep[1]);
-  }
-  for (let j = 0; j < i; j++)
-    if (points[2 * j] === x && points[2 * j + 1] === y) {
-      f.dupOf = j;
-      return f;
-    }
-  if (isGrid(state.method)) {
-    const c = cells([x, y], options());
-    f.keys = c.keys;
-    f.size = c.size;
-    const searched = c.keys.length / 3;
-    if (merged) {
-      f.hitKey = homeCell(m, reps);
-      let at = 0;
-      while (at < searched && (c.keys[3 * at] !== f.hitKey[0] || c.keys[3 * at + 1] !== f.hitKey[1])) at++;
-      f.hitOrder = at + 1;
-      f.lookupsMade = state.store === 'loose' ? at + 1 : searched;
-    } else {
-      f.storeKey = [c.keys[0], c.keys[1]];
-      f.lookupsMade = searched;
-    }
-  } else if (state.method === 'naive') {
-    f.lookupsMade = merged ? m + 1 : countBefore;
-  }
-  return f;
-}
-
-function sentence(f) {
+function sentence(state, f) {
   const where = `(${fmt(f.x)}, ${fmt(f.y)})`;
   const dist = f.merged ? `${fmt(f.distance / state.r)} r away` : '';
   if (f.dupOf >= 0) {
@@ -207,6 +81,13 @@ function sentence(f) {
     }
     return `Point ${f.index} ${where}: all ${searched} cells searched; the earliest kept point within r is output ${f.m} (in the green cell), ${dist}: merged.`;
   }
+  if (m === 'grid') {
+    const cellsText = f.box.length === 1 ? 'one cell' : `${f.box.length} cells`;
+    const head = `Point ${f.index} ${where}: its r-box touches ${cellsText} of side ${fmt(f.size)} (yellow)`;
+    return f.merged
+      ? `${head}; the earliest kept point within r there is output ${f.m}, ${dist}: merged (grid always measures, like naive).`
+      : `${head}, which hold no kept point within r: kept as output ${f.m}, in cell (${f.storeKey[0]}, ${f.storeKey[1]}) (blue).`;
+  }
   if (m === 'naive') {
     return f.merged
       ? `Point ${f.index} ${where}: compared with outputs 0 to ${f.m}; output ${f.m} is the first within r, ${dist}: merged.`
@@ -217,102 +98,57 @@ function sentence(f) {
     : `Point ${f.index} ${where}: the tree's range search finds no kept point within r: kept as output ${f.m}.`;
 }
 
-// --- drawing and figures ------------------------------------------------------------------------
+// --- drawing -----------------------------------------------------------------------------------------
 const cloud = new Cloud($('#cloud'));
-let kdCache = { key: '', shape: null };
+// the canvas is drawn again only when its view, the zoom or its width changed
+const drawCloud = memo((v, zoom, at, width) => {
+  void width;
+  cloud.setView(zoom, at);
+  cloud.draw(v);
+});
 
 function render() {
   frames++;
-  const points = currentPoints();
-  const n = points.length / 2;
-  if (state.step !== null) state.step = Math.min(state.step, n);
-  const opts = options();
-  const full = fullWeld(points);
-  const R = bound(opts);
-  const cellSize = isGrid(state.method) ? cells([0, 0], opts).size : 0;
-
-  const view = { points, n, r: state.r, R, method: state.method, store: state.store, cellSize, done: 0, remap: null, reps: null, count: 0, focus: null, kd: null, occupied: null };
-  let keptBefore = 0;
-  if (!full && state.method === 'naive') {
-    view.isRep = new Uint8Array(n);
-  } else if (state.step !== null) {
-    const k = state.step;
-    const s = stepTo(points, k);
-    const a = analyse(points, s.remap, s.welder.count, s.reps, k);
-    Object.assign(view, { done: k, remap: s.remap, reps: s.reps, count: s.welder.count, sizes: a.sizes, isRep: a.isRep });
-    keptBefore = k > 0 ? s.countBefore : 0;
-    if (k > 0) view.focus = describe(points, k - 1, s.remap[k - 1], s.remap[k - 1] < s.countBefore, s.reps, s.countBefore);
-  } else {
-    Object.assign(view, { done: n, remap: full.remap, reps: full.positions, count: full.count, sizes: full.sizes, isRep: full.isRep });
-    keptBefore = full.count;
-    const i = dragging >= 0 ? dragging : hover;
-    if (i >= 0 && i < n) {
-      const m = full.remap[i];
-      view.focus = describe(points, i, m, !full.isRep[i], full.positions, m);
-    }
-  }
-
-  if (state.method === 'kdtree') {
-    // the tree of the step mode holds the kept points so far; the one-shot weld's, every point
-    const source = state.step !== null ? view.reps.subarray(0, 2 * keptBefore) : points;
-    const key = state.step !== null ? `${stepper.key}|${state.step}` : pointsCache.key;
-    if (kdCache.key !== key) kdCache = { key, shape: kdShape(source, [0, 0, WORLD.width, WORLD.height], { maxDepth: n > 20000 ? 9 : 11 }) };
-    view.kd = kdCache.shape;
-  }
-  if (state.step !== null && view.focus && state.zoom > 1) {
-    // stepping while zoomed in: keep the current point in sight
-    const [x0, y0, x1, y1] = cloud.visible();
-    const { x, y } = view.focus;
-    if (x < x0 || x > x1 || y < y0 || y > y1) state.at = cloud.setView(state.zoom, [x, y]);
-  }
-  if (isGrid(state.method) && view.reps && keptBefore <= OCCUPIED_MAX) {
-    view.occupied = Array.from({ length: keptBefore }, (_, m) => homeCell(m, view.reps));
-  }
-  cloud.draw(view);
+  const s = state;
+  const v = view(s);
+  drawCloud(v, s.zoom, s.at, $('#cloud').clientWidth);
   $('#cloud').dataset.frame = String(frames);
+  const { full, n } = v;
 
   // live figures
-  $('#naive-note').hidden = !(state.method === 'naive' && !full);
+  $('#naive-note').hidden = !(s.method === 'naive' && !full);
   $('#out-in').textContent = int(n);
   $('#out-out').textContent = full ? int(full.count) : '–';
   $('#out-time').textContent = full ? `${fmt(full.ms, full.ms < 1 ? 3 : 1)} ms` : '–';
   $('#out-time-note').textContent = full ? (full.runs > 1 ? `mean of ${full.runs} runs` : 'one run') : 'not run';
-  $('#out-far').textContent = full ? `${fmt(full.far / state.r)} r` : '–';
-  $('#out-bound').textContent = `${fmt(R / state.r)} r`;
-  let look = '', lookNote = '';
-  if (isGrid(state.method)) {
-    look = String(lookups(state.method, 2));
-    lookNote = state.store === 'loose' ? 'cells, at most (loose stops at the first filled one)' : 'cells, every one scanned';
-  } else if (state.method === 'naive') {
-    look = full ? fmt(naiveChecks(points, full.remap, n), 1) : '–';
-    lookNote = 'distance checks, on average';
-  } else {
-    look = '1';
-    lookNote = `range search of a tree ~${Math.max(1, Math.ceil(Math.log2(Math.max(2, n))))} levels deep`;
-  }
-  $('#out-lookups').textContent = look;
-  $('#out-lookups-note').textContent = lookNote;
-  $('#out-method').textContent = full ? `${full.method}, ${state.method === 'naive' || state.method === 'kdtree' ? 'always precise' : `${state.store} store`}` : state.method;
+  $('#out-far').textContent = full ? `${fmt(full.far / s.r)} r` : '–';
+  $('#out-bound').textContent = `${fmt(v.R / s.r)} r`;
+  $('#out-lookups').textContent = v.look;
+  $('#out-lookups-note').textContent = v.lookNote;
+  $('#out-method').textContent = full ? `${full.method}, ${v.measures ? 'always precise' : `${s.store} store`}` : s.method;
 
   // step controls and the sentence under the canvas
-  const stepping = state.step !== null;
-  $('#step-count').textContent = stepping ? `step ${int(state.step)} of ${int(n)}` : `the whole weld (${int(n)} points)`;
-  $('#step-back').disabled = !stepping || state.step === 0;
-  $('#step-forward').disabled = stepping && state.step >= n;
-  $('#step-play').textContent = playing ? 'pause' : 'play';
-  $('#step-play').setAttribute('aria-pressed', String(playing));
+  const stepping = v.step !== null;
+  $('#step-count').textContent = stepping ? `step ${int(v.step)} of ${int(n)}` : `the whole weld (${int(n)} points)`;
+  $('#step-back').disabled = !stepping || v.step === 0;
+  $('#step-forward').disabled = stepping && v.step >= n;
+  $('#step-play').textContent = s.playing === 'loop' ? 'pause' : 'play';
+  $('#step-play').setAttribute('aria-pressed', String(s.playing === 'loop'));
   $('#step-all').disabled = !stepping;
-  $('#zoom-out').disabled = $('#zoom-reset').disabled = state.zoom <= 1;
-  $('#zoom-in').disabled = state.zoom >= ZOOM_MAX;
+  $('#speed').value = String(s.speed);
+  $('#zoom-out').disabled = $('#zoom-reset').disabled = s.zoom <= 1;
+  $('#zoom-in').disabled = s.zoom >= ZOOM_MAX;
   let text;
-  if (view.focus) text = sentence(view.focus);
-  else if (stepping) text = state.step === 0 ? 'Nothing welded yet: press step or play to feed the points to the module one by one.' : '';
-  else text = 'Hover a point to see the cells it searched and where it went; drag it to move it, click empty space to add one.';
+  if (v.focus) text = sentence(s, v.focus);
+  else if (stepping) text = v.step === 0 ? 'Nothing welded yet: press step or play to feed the points to the module one by one.' : '';
+  else text = 'Hover a point (or tap it) to see the cells it searched and where it went; drag it to move it, click or tap empty space to add one.';
   $('#step-text').textContent = text;
 
-  syncControls();
-  renderExplanations(state, { R, far: full ? full.far : null, count: full ? full.count : null, n });
-  scheduleURL();
+  syncControls(s);
+  renderExplanations(s, { R: v.R, far: full ? full.far : null, count: full ? full.count : null, n, grid: v.grid, points: v.points, traceWeld });
+  engine.render(s);
+  race.render(s);
+  for (const section of late) section.render(s);
 }
 
 let pending = 0;
@@ -329,176 +165,131 @@ function scheduleURL() {
   urlTimer = setTimeout(() => {
     const url = toURL(state);
     if (url !== location.search) history.replaceState(null, '', url + location.hash);
-    mesh.setURLState(state);
-  }, dragging >= 0 || playing ? 400 : 60);
+  }, state.dragging >= 0 || state.playing ? 400 : 60);
 }
 
 // --- controls ---------------------------------------------------------------------------------------
-function buttons(container, values, key, onSet) {
+function buttons(container, values, key) {
   for (const value of values) {
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = value === 'kdtree' ? 'kd-tree' : value;
     b.dataset.value = value;
-    b.addEventListener('click', () => {
-      state[key] = value;
-      onSet?.();
-      invalidate();
-    });
+    b.addEventListener('click', () => update({ [key]: value, hover: -1 }));
     container.append(b);
   }
 }
-buttons($('#method'), METHODS, 'method', () => mesh.refresh());
-buttons($('#store'), STORES, 'store', () => mesh.refresh());
+buttons($('#method'), METHODS, 'method');
+buttons($('#store'), STORES, 'store');
 
 const radius = $('#radius');
 radius.max = String(RADII.length - 1);
-radius.addEventListener('input', () => {
-  state.r = RADII[Number(radius.value)];
-  invalidate();
-});
+radius.addEventListener('input', () => update({ r: RADII[Number(radius.value)], engine: null }));
 
 const preset = $('#preset');
 for (const [value, label] of Object.entries(presets)) preset.append(new Option(label, value));
-preset.addEventListener('change', () => {
-  state.preset = preset.value;
-  clearEdits();
-  invalidate();
-});
+preset.addEventListener('change', () => update({ preset: preset.value, engine: null, ...clearEdits }));
 
 const seed = $('#seed');
-seed.addEventListener('change', () => {
-  state.seed = Math.max(0, Math.floor(Number(seed.value) || 0));
-  clearEdits();
-  invalidate();
-});
-$('#reseed').addEventListener('click', () => {
-  state.seed = (state.seed % 9999) + 1;
-  clearEdits();
-  invalidate();
-});
+seed.addEventListener('change', () => update({ seed: Math.max(0, Math.floor(Number(seed.value) || 0)), engine: null, ...clearEdits }));
+$('#reseed').addEventListener('click', () => update((s) => ({ seed: (s.seed % 9999) + 1, engine: null, ...clearEdits })));
 
 const count = $('#count');
-count.addEventListener('input', () => {
-  state.n = countFromSlider(Number(count.value));
-  clearEdits();
-  invalidate();
-});
+count.addEventListener('input', () => update({ n: countFromSlider(Number(count.value)), engine: null, ...clearEdits }));
 
-$('#naive-run').addEventListener('click', () => {
-  naiveAllowed = true;
-  invalidate();
-});
+$('#naive-run').addEventListener('click', () => update({ naiveAllowed: true }));
 
-function syncControls() {
-  for (const b of $('#method').children) b.setAttribute('aria-pressed', String(b.dataset.value === state.method));
-  for (const b of $('#store').children) b.setAttribute('aria-pressed', String(b.dataset.value === state.store));
-  const measures = state.method === 'naive' || state.method === 'kdtree';
+function syncControls(s) {
+  for (const b of $('#method').children) b.setAttribute('aria-pressed', String(b.dataset.value === s.method));
+  for (const b of $('#store').children) b.setAttribute('aria-pressed', String(b.dataset.value === s.store));
+  const measures = s.method === 'naive' || s.method === 'kdtree' || s.method === 'grid';
   $('#store').classList.toggle('inert', measures);
-  $('#store').title = measures ? 'naive and the kd-tree always measure the distance: the store does not apply' : '';
-  radius.value = String(RADII.indexOf(state.r));
-  $('#radius-out').textContent = String(state.r);
-  preset.value = state.preset;
-  if (document.activeElement !== seed) seed.value = String(state.seed);
-  count.value = String(sliderFromCount(state.n));
-  $('#count-out').textContent = int(state.n);
+  $('#store').title = measures ? `${s.method} always measures the distance: the store does not apply` : '';
+  radius.value = String(RADII.indexOf(s.r));
+  $('#radius-out').textContent = String(s.r);
+  preset.value = s.preset;
+  if (document.activeElement !== seed) seed.value = String(s.seed);
+  count.value = String(sliderFromCount(s.n));
+  $('#count-out').textContent = int(s.n);
 }
 
-// step mode
-const total = () => currentPoints().length / 2;
-$('#step-forward').addEventListener('click', () => {
-  state.step = state.step === null ? 1 : Math.min(total(), state.step + 1);
-  invalidate();
-});
-$('#step-back').addEventListener('click', () => {
-  if (state.step !== null) state.step = Math.max(0, state.step - 1);
-  invalidate();
-});
-$('#step-start').addEventListener('click', () => {
-  state.step = 0;
-  invalidate();
-});
-$('#step-all').addEventListener('click', () => {
-  state.step = null;
-  playing = false;
-  invalidate();
-});
+// step mode: buttons, and keys on the canvas or the step controls (← → step, Home restarts,
+// End shows the whole weld, space plays and pauses)
+$('#step-forward').addEventListener('click', () => stepTo(state.step === null ? 1 : state.step + 1));
+$('#step-back').addEventListener('click', () => state.step !== null && stepTo(state.step - 1));
+$('#step-start').addEventListener('click', () => stepTo(0));
+$('#step-all').addEventListener('click', () => update({ step: null, playing: null }));
 $('#step-play').addEventListener('click', () => {
-  playing = !playing;
-  if (playing && (state.step === null || state.step >= total())) state.step = 0;
-  if (playing) play();
-  invalidate();
+  if (state.playing === 'loop') return update({ playing: null });
+  update((s) => ({ playing: 'loop', step: s.step === null || s.step >= total(s) ? 0 : s.step }));
+  play();
 });
-const speed = $('#speed');
-let last = 0, carry = 0;
+$('#speed').addEventListener('change', () => update({ speed: Number($('#speed').value) }));
+function stepKeys(event) {
+  const actions = { ArrowRight: '#step-forward', ArrowLeft: '#step-back', Home: '#step-start', End: '#step-all', ' ': '#step-play' };
+  if (!(event.key in actions) || event.target.matches('select, input')) return;
+  if (event.key === ' ' && event.target.matches('button')) return; // the button's own click
+  event.preventDefault();
+  $(actions[event.key]).click();
+}
+$('#cloud').addEventListener('keydown', stepKeys);
+$('#playground .stepper').addEventListener('keydown', stepKeys);
+
+// The clock: while the state says playing, steps are added at the chosen speed.
+let clock = 0;
 function play() {
-  last = performance.now();
-  carry = 0;
+  if (clock) return;
+  let last = performance.now(), carry = 0;
   const tick = (now) => {
-    if (!playing) return;
-    carry += ((now - last) / 1000) * SPEEDS[Number(speed.value)];
+    clock = 0;
+    if (!state.playing) return;
+    carry += ((now - last) / 1000) * SPEEDS[state.speed];
     last = now;
     const steps = Math.floor(carry);
     if (steps > 0) {
       carry -= steps;
-      state.step = Math.min(total(), (state.step ?? 0) + steps);
-      if (state.step >= total()) playing = false;
-      invalidate();
+      if (state.playing === 'loop') {
+        stepTo((state.step ?? 0) + steps);
+        if (state.step >= total()) update({ playing: null });
+      } else if (!engine.advance(steps)) {
+        update({ playing: null });
+      }
     }
-    if (playing) requestAnimationFrame(tick);
+    if (state.playing) clock = requestAnimationFrame(tick);
   };
-  requestAnimationFrame(tick);
+  clock = requestAnimationFrame(tick);
 }
 
-// pointer: pick or add a point, drag it; the state changes, render() redraws
+// pointer (mouse, pen, touch): pick or add a point, drag it; a tap on a point selects it
 const canvas = $('#cloud');
 canvas.addEventListener('pointerdown', (event) => {
   if (event.button !== 0) return;
   const [x, y] = cloud.toWorld(event);
-  const points = currentPoints();
-  const i = cloud.pick(points, x, y);
-  if (i >= 0) {
-    dragging = i;
-  } else {
-    state.added.push(snapPoint(x, y));
-    editVersion++;
-    dragging = points.length / 2;
-  }
+  const { points } = pointsOf(state);
+  const i = cloud.pick(points, x, y, event.pointerType === 'mouse' ? 9 : 16);
   canvas.setPointerCapture(event.pointerId);
-  invalidate();
+  if (i >= 0) update({ dragging: i, hover: i });
+  else update((s) => ({ added: [...s.added, snapPoint(x, y)], dragging: points.length / 2, hover: points.length / 2 }));
 });
 canvas.addEventListener('pointermove', (event) => {
   const [x, y] = cloud.toWorld(event);
-  if (dragging >= 0) {
-    moveTo(dragging, x, y);
-    invalidate();
+  if (state.dragging >= 0) {
+    update((s) => moveTo(s, s.dragging, x, y));
   } else if (event.pointerType === 'mouse') {
-    const i = cloud.pick(currentPoints(), x, y);
-    if (i !== hover) {
-      hover = i;
-      invalidate();
-    }
+    const i = cloud.pick(pointsOf(state).points, x, y);
+    if (i !== state.hover) update({ hover: i });
   }
 });
 const release = (event) => {
-  if (dragging < 0) return;
-  dragging = -1;
+  if (state.dragging < 0) return;
   if (canvas.hasPointerCapture(event.pointerId)) canvas.releasePointerCapture(event.pointerId);
-  invalidate();
+  // a mouse keeps hovering; a finger lifted leaves its point selected
+  update({ dragging: -1 });
 };
 canvas.addEventListener('pointerup', release);
 canvas.addEventListener('pointercancel', release);
-canvas.addEventListener('pointerleave', () => {
-  if (dragging < 0 && hover >= 0) {
-    hover = -1;
-    invalidate();
-  }
-});
-canvas.addEventListener('keydown', (event) => {
-  if (event.key === 'ArrowRight') $('#step-forward').click();
-  else if (event.key === 'ArrowLeft') $('#step-back').click();
-  else return;
-  event.preventDefault();
+canvas.addEventListener('pointerleave', (event) => {
+  if (event.pointerType === 'mouse' && state.dragging < 0 && state.hover >= 0) update({ hover: -1 });
 });
 window.addEventListener('resize', invalidate);
 // a file dropped outside the 3D section must not navigate away from the page
@@ -506,13 +297,13 @@ window.addEventListener('dragover', (event) => event.preventDefault());
 window.addEventListener('drop', (event) => event.preventDefault());
 
 // zoom: the wheel zooms about the pointer, the buttons about the centre
-function zoomBy(factor, [x, y] = state.at) {
-  const zoom = Math.min(ZOOM_MAX, Math.max(1, state.zoom * factor));
-  // keep world point (x, y) where it is on screen
-  const k = state.zoom / zoom;
-  state.at = cloud.setView(zoom, [x + (state.at[0] - x) * k, y + (state.at[1] - y) * k]);
-  state.zoom = zoom;
-  invalidate();
+function zoomBy(factor, about) {
+  update((s) => {
+    const [x, y] = about ?? s.at;
+    const zoom = Math.min(ZOOM_MAX, Math.max(1, s.zoom * factor));
+    const k = s.zoom / zoom; // keep world point (x, y) where it is on screen
+    return { zoom, at: [x + (s.at[0] - x) * k, y + (s.at[1] - y) * k] };
+  });
 }
 canvas.addEventListener('wheel', (event) => {
   event.preventDefault();
@@ -521,14 +312,18 @@ canvas.addEventListener('wheel', (event) => {
 $('#zoom-in').addEventListener('click', () => zoomBy(2));
 $('#zoom-out').addEventListener('click', () => zoomBy(0.5));
 $('#zoom-reset').addEventListener('click', () => zoomBy(1 / state.zoom));
-state.at = cloud.setView(state.zoom, state.at);
 
 setupFigureDrags(() => state);
+const sections = { getState: () => state, update, play };
+const engine = setupEngine($('#engine'), { ...sections, traceWeld });
+const race = setupRace($('#race'), { ...sections, traceWeld });
 
-// the 3D section (and three.js with it) loads after the playground is up
+// the 3D sections (and three.js with them) load after the playground is up
 render();
+scheduleURL();
 document.documentElement.dataset.ready = 'true';
-import('./mesh.js').then(({ setupMesh }) => {
-  mesh = setupMesh($('#mesh'), { state, options: () => ({ method: state.method, store: state.store }), onChange: () => scheduleURL() });
+Promise.all([import('./mesh.js'), import('./bcc.js')]).then(([{ setupMesh }, { setupBcc }]) => {
+  late = [setupMesh($('#mesh'), sections), setupBcc($('#bcc'), sections)];
+  render();
   document.documentElement.dataset.meshReady = 'true';
 });

@@ -154,7 +154,7 @@ class View {
   }
 }
 
-export function setupMesh(section, { state, options, onChange }) {
+export function setupMesh(section, { getState, update }) {
   const $ = (selector) => section.querySelector(selector);
   const webgl = hasWebGL();
   const camera = new THREE.PerspectiveCamera(35, 4 / 3, 0.01, 1000);
@@ -163,13 +163,9 @@ export function setupMesh(section, { state, options, onChange }) {
 
   const tolerance = $('#mesh-tolerance');
   TOLERANCES.forEach((t, k) => tolerance.append(new Option(`${t} × diagonal`, String(k))));
-  tolerance.value = String(TOLERANCES.indexOf(state.tol));
-  tolerance.addEventListener('change', () => {
-    state.tol = TOLERANCES[Number(tolerance.value)];
-    onChange();
-    refresh();
-  });
-  $('#mesh-wireframe').addEventListener('change', refresh);
+  tolerance.value = String(TOLERANCES.indexOf(getState().tol));
+  tolerance.addEventListener('change', () => update({ tol: TOLERANCES[Number(tolerance.value)] }));
+  $('#mesh-wireframe').addEventListener('change', () => refresh());
 
   function ensureViews() {
     if (views) return views;
@@ -216,9 +212,15 @@ export function setupMesh(section, { state, options, onChange }) {
     }
   }
 
-  function refresh() {
+  // welds again only when the model or what the weld reads changed
+  let shown = null;
+  function refresh(force = true) {
     if (!model) return;
-    const { method, store } = options();
+    const state = getState();
+    const { method, store } = state;
+    const wanted = [model, method, store, state.tol, $('#mesh-wireframe').checked];
+    if (!force && shown && wanted.every((v, k) => Object.is(v, shown[k]))) return;
+    shown = wanted;
     let method3 = method === 'hex' ? 'bcc' : method; // hex is 2D only: its 3D counterpart
     const radius = state.tol * model.diagonal;
     const corners = model.indices ? model.indices.length : model.positions.length / 3;
@@ -283,9 +285,9 @@ const welded = weldMesh(positions, ${model.indices ? 'indices' : 'null /* a tria
   for (const control of section.querySelectorAll('[disabled]')) control.disabled = false;
   status('No model yet.');
   return {
-    refresh,
-    setURLState() {
+    render(state) {
       tolerance.value = String(TOLERANCES.indexOf(state.tol));
+      refresh(false);
     },
   };
 }

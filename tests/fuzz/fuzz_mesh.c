@@ -187,11 +187,15 @@ static int match(const float* points, size_t stride, int dim, float r, const mes
         const float* x = fz_at(t->data, t->stride, a);
         const float* y = fz_at(t->data, t->stride, b);
         double d = 0;
+        int same = 1, finite = 1;
         for (int j = 0; j < t->size; ++j) {
             double e = (double)x[j] - (double)y[j];
             d += e * e;
+            same &= x[j] == y[j] || memcmp(&x[j], &y[j], sizeof(float)) == 0;
+            finite &= isfinite(x[j]) && isfinite(y[j]);
         }
-        if (d > (double)t->tolerance * t->tolerance)
+        /* a non-finite value matches only its own bits */
+        if (finite ? d > (double)t->tolerance * t->tolerance : !same)
             return 0;
     }
     return 1;
@@ -277,7 +281,8 @@ static void fuzz_attributes(Fz* f)
 
     unsigned* remap = (unsigned*)malloc((n + 1) * sizeof(unsigned));
     memset(remap, 0xa5, (n + 1) * sizeof(unsigned));
-    meshweld_Options o = {dim, r, method, (int)(int8_t)flags}; /* the store is ignored */
+    int store = (int)(int8_t)flags;
+    meshweld_Options o = {dim, r, method, store};
     meshweld_Info info = {0, -99, SIZE_MAX, -1};
     long live = fz_heap.live;
     fz_heapArm(plan);
@@ -287,14 +292,14 @@ static void fuzz_attributes(Fz* f)
     fz_heapDisarm();
     FZ_ASSERT(fz_heap.live == live, "weldAttributes leaked");
 
-    unsigned structural = fz_optionErrors(dim, r, method, 0, 0, 0);
+    unsigned structural = fz_optionErrors(dim, r, method, store, 1, 1);
     if (!structural) {
         structural |= attribute_errors;
         if (n > 0 && bad_stride)
             structural |= 1u << -meshweld_ErrorStride;
     }
     /* with no points, attribute errors may or may not be reported */
-    int ok_empty = n == 0 && !fz_optionErrors(dim, r, method, 0, 0, 0);
+    int ok_empty = n == 0 && !fz_optionErrors(dim, r, method, store, 1, 1);
     if (structural && !(ok_empty && e == meshweld_Ok)) {
         unsigned accepted = structural;
         if (attribute_errors & (1u << -meshweld_ErrorAttribute))
@@ -304,45 +309,27 @@ static void fuzz_attributes(Fz* f)
         fz_note("attributes: refused");
     } else if (e == meshweld_ErrorNonFinite) {
         FZ_ASSERT(info.error_point < n, "non-finite error at %zu of %zu", info.error_point, n);
-        if (info.error_axis < 3) {
-            FZ_ASSERT(info.error_axis >= 0 && info.error_axis < d &&
-                          !isfinite(fz_at(g.pts, stride, info.error_point)[info.error_axis]),
-                      "non-finite error names coordinate %d of point %zu", info.error_axis, info.error_point);
-        } else {
-            size_t k = (size_t)info.error_axis - 3;
-            FZ_ASSERT(k < attribute_count, "non-finite error names attribute %zu of %zu", k, attribute_count);
-            const float* v = fz_at(attributes[k].data, attributes[k].stride, info.error_point);
-            int finite = 1;
-            for (int j = 0; j < attributes[k].size; ++j)
-                finite &= isfinite(v[j]) != 0;
-            FZ_ASSERT(!finite, "non-finite error names attribute %zu of vertex %zu, which is finite", k, info.error_point);
-        }
+        FZ_ASSERT(info.error_axis >= 0 && info.error_axis < d &&
+                      !isfinite(fz_at(g.pts, stride, info.error_point)[info.error_axis]),
+                  "non-finite error names coordinate %d of point %zu", info.error_axis, info.error_point);
         fz_note("attributes: non-finite");
     } else if (e == meshweld_ErrorMemory) {
         FZ_ASSERT(failed > 0, "out of memory with no failed allocation");
         fz_note("attributes: out of memory");
     } else {
         FZ_ASSERT(e == meshweld_Ok, "weldAttributes gave %d (%s) for valid input", e, meshweld_errorString(e));
-        int out_of_grid = 0, out_of_ran = 0;
         for (size_t i = 0; i < n; ++i) {
             const float* p = fz_at(g.pts, stride, i);
             FZ_ASSERT(fz_finite(p, d), "point %zu is not finite and the weld succeeded", i);
-            for (size_t k = 0; k < attribute_count; ++k)
-                for (int j = 0; j < attributes[k].size; ++j)
-                    FZ_ASSERT(isfinite(fz_at(attributes[k].data, attributes[k].stride, i)[j]),
-                              "attribute %zu of vertex %zu is not finite and the weld succeeded", k, i);
-            out_of_grid |= fz_outOfGrid(p, d, r, meshweld_MethodGrid2R);
-            out_of_ran |= fz_hasCells(info.method) && fz_outOfGrid(p, d, r, info.method);
         }
         if (n > 0) {
-            /* the kd-tree when asked (r > 0), or when coordinates are beyond a 2r grid; a grid with
-             * described cells only within its range */
+            /* the kd-tree when asked (r > 0); GRID's cells (or the kd-tree, when coordinates lie too
+             * far out for them) when r > 0; NAIVE's exact search for r = 0 */
             int kd_asked = r > 0.0f && method == meshweld_MethodKdtree;
             FZ_ASSERT((!kd_asked || info.method == meshweld_MethodKdtree) &&
-                          (info.method != meshweld_MethodKdtree || kd_asked || out_of_grid) && !out_of_ran &&
-                          info.method != meshweld_MethodAuto && meshweld_methodName(info.method) != NULL,
-                      "weldAttributes ran %s (method %d asked, r %g, %s)", meshweld_methodName(info.method), method, r,
-                      out_of_grid ? "out of the grid's range" : "in range");
+                          (r > 0.0f ? info.method == meshweld_MethodKdtree || info.method == meshweld_MethodGrid
+                                    : info.method == meshweld_MethodNaive),
+                      "weldAttributes ran %s (method %d asked, r %g)", meshweld_methodName(info.method), method, r);
         }
         /* the rule by brute force: the earliest representative that matches, or a new one */
         size_t* reps = (size_t*)malloc((n ? n : 1) * sizeof(size_t));

@@ -116,7 +116,7 @@ static void fuzz_cells(Fz* f)
     size_t n = fz_points(f, &g, 64);
     for (int method = -1; method <= fz_methodCount(); ++method) {
         meshweld_Options o = {dim, r, method, (int)(int8_t)flags};
-        unsigned errors = fz_optionErrors(dim, r, method, 0, 0, 1);
+        unsigned errors = fz_optionErrors(dim, r, method, (int)(int8_t)flags, 1, 1);
         if (!(r > 0.0f))
             errors |= 1u << -meshweld_ErrorRadius;
         int resolved = method; /* strict checks for the grids whose cells the header describes */

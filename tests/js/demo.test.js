@@ -1,9 +1,11 @@
 // The teaching demo (demo/): built with Vite like `npm run build:demo`, served statically and
-// driven in headless Chromium. Each method's view, the r slider, dragging and adding points, the
-// step mode, 100,000 points and the 3D section, asserted on what the page shows; screenshots go to
-// tests/artifacts/demo/. Any console error, page error or failed request fails the test.
+// driven in headless Chromium. Each method's view (grid included), the r slider, dragging and
+// adding points (mouse and touch), the step mode and its keys, 100,000 points, the spatial
+// engine's trace stepped through, the 3D mesh section, the BCC view dragged in 3D, and the race,
+// asserted on what the page shows; one screenshot per view goes to tests/artifacts/demo/. Any
+// console error, page error or failed request fails the test.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { root } from './helpers.js';
@@ -22,10 +24,74 @@ before(async () => {
 
 after(() => site?.close());
 
-// A page on the demo with every console error, page error and failed request recorded.
-async function open(query = '') {
-  const page = await site.browser.newPage({ viewport: { width: 1200, height: 900 } });
+// traceWeld as the contract in demo/src/trace.js describes it, for builds whose meshweld has no
+// meshweld/inspect yet: 2D only, plain JS, enough to drive the engine view. Cells of side
+// max(2r, 1.236 x the uniform spacing), sorted by (i, j); each cell's points tested against the
+// same cell's later points and the 4 neighbour cells after it; the walk merges into the earliest
+// kept earlier neighbour (the naive result).
+const TRACE_STAND_IN = `
+export function traceWeld(points, { dim, radius }) {
+  const n = points.length / dim, phases = [], clock = () => performance.now();
+  let t = clock();
+  const lap = (name) => { const now = clock(); phases.push({ name, ms: now - t }); t = now; };
+  const first = new Map(), twin = new Int32Array(n), distinct = [];
+  for (let i = 0; i < n; i++) {
+    const key = points[2 * i] + ',' + points[2 * i + 1];
+    if (first.has(key)) twin[i] = first.get(key); else { first.set(key, i); twin[i] = i; distinct.push(i); }
+  }
+  lap('duplicates');
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const i of distinct) { x0 = Math.min(x0, points[2 * i]); x1 = Math.max(x1, points[2 * i]); y0 = Math.min(y0, points[2 * i + 1]); y1 = Math.max(y1, points[2 * i + 1]); }
+  const cellSize = Math.max(2 * radius * (1 + 2 ** -16), 1.2360679774997896 * Math.sqrt(((x1 - x0) * (y1 - y0) || 1) / n));
+  const ci = (i) => Math.floor(points[2 * i] / cellSize), cj = (i) => Math.floor(points[2 * i + 1] / cellSize);
+  const order = Uint32Array.from(distinct).sort((a, b) => ci(a) - ci(b) || cj(a) - cj(b) || a - b);
+  const keys = [], start = [];
+  order.forEach((i, k) => { if (!k || ci(i) !== ci(order[k - 1]) || cj(i) !== cj(order[k - 1])) { keys.push(ci(i), cj(i), 0); start.push(k); } });
+  start.push(order.length);
+  const index = new Map();
+  for (let c = 0; c < start.length - 1; c++) index.set(keys[3 * c] + ',' + keys[3 * c + 1], c);
+  lap('sort');
+  const pairs = [];
+  let tests = 0;
+  const close = (a, b) => { tests++; return Math.hypot(points[2 * a] - points[2 * b], points[2 * a + 1] - points[2 * b + 1]) <= radius; };
+  for (let c = 0; c < start.length - 1; c++) {
+    const [i, j] = [keys[3 * c], keys[3 * c + 1]];
+    for (let p = start[c]; p < start[c + 1]; p++) {
+      const a = order[p];
+      for (let q = p + 1; q < start[c + 1]; q++) if (close(a, order[q])) pairs.push(Math.min(a, order[q]), Math.max(a, order[q]));
+      for (const [di, dj] of [[0, 1], [1, -1], [1, 0], [1, 1]]) {
+        const d = index.get((i + di) + ',' + (j + dj));
+        if (d === undefined) continue;
+        for (let q = start[d]; q < start[d + 1]; q++) if (close(a, order[q])) pairs.push(Math.min(a, order[q]), Math.max(a, order[q]));
+      }
+    }
+  }
+  lap('pairs');
+  const earlier = new Map();
+  for (let k = 0; k < pairs.length; k += 2) { if (!earlier.has(pairs[k + 1])) earlier.set(pairs[k + 1], []); earlier.get(pairs[k + 1]).push(pairs[k]); }
+  lap('graph');
+  const remap = new Uint32Array(n), kept = new Uint8Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (twin[i] !== i) { remap[i] = remap[twin[i]]; continue; }
+    const into = (earlier.get(i) ?? []).sort((a, b) => a - b).find((a) => kept[a]);
+    if (into === undefined) { kept[i] = 1; remap[i] = count++; } else remap[i] = remap[into];
+  }
+  lap('walk');
+  return { remap, count, cellSize, engine: 'spatial', distinct: Uint32Array.from(distinct), order,
+    cellKeys: Int32Array.from(keys), cellStart: Uint32Array.from(start), pairs: Uint32Array.from(pairs), tests, phases };
+}
+`;
+
+// A page on the demo with every console error, page error and failed request recorded. With
+// `trace`, a build without meshweld/inspect gets TRACE_STAND_IN in place of its stand-in module.
+async function open(query = '', { touch = false, trace = false } = {}) {
+  const page = await site.browser.newPage({ viewport: { width: 1200, height: 900 }, hasTouch: touch });
   const problems = [];
+  const fallback = readdirSync(join(site.out, 'assets')).find((f) => f.startsWith('inspect-fallback'));
+  if (trace && fallback) {
+    await page.route(`**/assets/${fallback}`, (route) => route.fulfill({ contentType: 'text/javascript', body: TRACE_STAND_IN }));
+  }
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
@@ -90,7 +156,7 @@ test('the page loads whole: text, figures, table, code, favicon, URL state', asy
   // the twins figure quotes the module: exact copies share an output, B's search starts at its own cell
   assert.equal(await text(page, '#twins-remap'), '[0, 0, 1, 0]');
   assert.match(await text(page, '#twins-order'), /^\(1, 0\), \(0, 0\)/);
-  assert.equal(await page.locator('#methods-table tbody tr').count(), 5);
+  assert.equal(await page.locator('#methods-table tbody tr').count(), 6);
   assert.equal(await page.getAttribute('#methods-table tr.current', 'data-row'), 'grid-2r');
   assert.match(await text(page, '#code-call'), /method: 'grid-2r', store: 'loose'/);
   assert.match(await text(page, '#code-loop'), /Math\.floor\(p\.x \/ c \+ 0\.5\)/);
@@ -110,6 +176,7 @@ test('each method draws its own view, numbers and code; precise stores give the 
     'grid-2r': { bound: '4.24 r', lookups: '4' },
     hex: { bound: '5.29 r', lookups: '3' },
     kdtree: { bound: '1.00 r', lookups: '1' },
+    grid: { bound: '1.00 r', lookups: null },
   };
   const seen = new Map();
   for (const [method, want] of Object.entries(expected)) {
@@ -117,7 +184,11 @@ test('each method draws its own view, numbers and code; precise stores give the 
     await waitForQuery(page, 'method', method);
     assert.equal(await text(page, '#out-bound'), want.bound, `${method}: R`);
     if (want.lookups) assert.equal(await text(page, '#out-lookups'), want.lookups, `${method}: look-ups`);
-    else assert.ok((await number(page, '#out-lookups')) > 1, 'naive: distance checks per point');
+    else if (method === 'naive') assert.ok((await number(page, '#out-lookups')) > 1, 'naive: distance checks per point');
+    else {
+      const cellsTouched = await number(page, '#out-lookups');
+      assert.ok(cellsTouched >= 1 && cellsTouched <= 4, `grid: ${cellsTouched} cells per r-box`);
+    }
     const far = await number(page, '#out-far');
     assert.ok(far > 0 && far <= parseFloat(want.bound), `${method}: largest merge ${far} r within R`);
     assert.match(await text(page, '#code-call'), new RegExp(`method: '${method}'`));
@@ -131,7 +202,7 @@ test('each method draws its own view, numbers and code; precise stores give the 
   await pick(page, 'method', 'naive');
   const naive = await number(page, '#out-out');
   await pick(page, 'store', 'precise');
-  for (const method of ['grid-r', 'grid-2r', 'hex', 'kdtree']) {
+  for (const method of ['grid-r', 'grid-2r', 'hex', 'kdtree', 'grid']) {
     await pick(page, 'method', method);
     assert.equal(await number(page, '#out-out'), naive, `${method} precise differs from naive`);
     assert.equal(await text(page, '#out-bound'), '1.00 r');
@@ -336,6 +407,208 @@ test('3D: a dropped STL and a chosen OBJ weld into closed meshes, open edges sho
   await page.setInputFiles('#mesh-file', { name: 'cube.obj', mimeType: 'text/plain', buffer: Buffer.from(cubeSoup()) });
   await page.waitForFunction(() => document.querySelector('#mesh-status').textContent.startsWith('cube.obj'), null, { timeout: 10000 });
   assert.deepEqual(await figures(), ['36', '12', '36', '8', '12', '0']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('grid: its data-sized cells, the r-box of a hovered point, the cell-size figure; touch taps select', async () => {
+  const { page, problems } = await open('?method=grid&preset=procgen&n=300&r=1&seed=1');
+  assert.equal(await text(page, '#out-bound'), '1.00 r');
+  assert.match(await text(page, '#out-method'), /^grid, always precise/);
+  assert.match(await text(page, '#code-loop'), /cellsTouchedBy\(p\.x - r/);
+  assert.equal(await page.getAttribute('#fig-grid svg', 'class'), 'current-figure');
+  assert.match(await text(page, '#fig-grid svg'), /cell side s = \d/);
+  assert.match(await text(page, '#grid-touched'), /1 cell: \d+\.\d %/);
+  // a row of points r = 2 apart: hover point 1, its r-box touches one cell or a few
+  await page.goto(`${site.url}?method=grid&preset=row&n=5&r=2`);
+  await page.waitForSelector('html[data-ready]');
+  await settle(page);
+  await page.mouse.move(...(await at(page, 7, 30)));
+  await settle(page);
+  assert.match(await text(page, '#step-text'), /^Point 1 .*its r-box touches (one cell|\d cells) of side .*output 0, 1\.00 r away: merged/);
+  await page.locator('#playground').screenshot({ path: join(artifacts, 'grid-hover.png') });
+  // the step mode runs grid through a Welder like any other method
+  await page.click('#step-start');
+  await page.focus('#cloud');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  assert.equal(await text(page, '#step-count'), 'step 2 of 5');
+  assert.match(await text(page, '#step-text'), /^Point 1 .*r-box touches/);
+  await page.keyboard.press('End');
+  await settle(page);
+  assert.match(await text(page, '#step-count'), /^the whole weld/);
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  // a finger: a tap on a point selects it (no hover on touch screens), a tap elsewhere adds one
+  const touch = await open('?method=naive&preset=row&n=5&r=2', { touch: true });
+  await touch.page.touchscreen.tap(...(await at(touch.page, 7, 30)));
+  await settle(touch.page);
+  assert.match(await text(touch.page, '#step-text'), /^Point 1 .*output 0 is the first within r/);
+  await touch.page.touchscreen.tap(...(await at(touch.page, 80, 10)));
+  await settle(touch.page);
+  assert.equal(await number(touch.page, '#out-in'), 6);
+  assert.deepEqual(touch.problems, []);
+  await touch.page.close();
+});
+
+test('the page reads whole without JavaScript: the prose carries its numbers', async () => {
+  const page = await site.browser.newPage({ javaScriptEnabled: false });
+  await page.goto(site.url);
+  const rule = await page.locator('li', { hasText: 'never merges' }).first().textContent();
+  assert.match(rule.replace(/\s+/g, ' '), /for grid-2r with the loose store it is 4\.24 r, here 4\.24\./);
+  assert.equal(await page.locator('#methods-table tbody tr').count(), 6);
+  assert.equal(await text(page, '#twins-remap'), '[0, 0, 1, 0]');
+  for (const node of await page.locator('[data-live]').all()) assert.notEqual((await node.textContent()).trim(), '', 'an empty live number');
+  await page.close();
+});
+
+test('the spatial engine: without a trace it shows the cells; with one it steps through every phase', async () => {
+  const real = !readdirSync(join(site.out, 'assets')).some((f) => f.startsWith('inspect-fallback'));
+  if (!real) {
+    // this build's meshweld has no traceWeld: the section says so and still shows grid's cells
+    const { page, problems } = await open('?preset=procgen&n=300&r=1&seed=1');
+    await page.locator('#engine').scrollIntoViewIfNeeded();
+    assert.equal(await page.locator('#engine-note').isVisible(), true);
+    assert.match(await text(page, '#engine-text'), /^Without the trace/);
+    assert.equal(await page.isDisabled('#engine-forward'), true);
+    const box = await page.locator('#engine-canvas').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    await page.mouse.move(box.x + box.width * 0.04, box.y + box.height * (4 / 60));
+    await settle(page);
+    assert.match(await text(page, '#engine-text'), /its r-box \(dashed\) touches (one cell|\d cells)/);
+    await page.locator('#engine').screenshot({ path: join(artifacts, 'engine-cells.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+  // the trace: the module's, or the contract's stand-in when the module has none yet
+  const { page, problems } = await open('?method=grid&preset=procgen&n=300&r=1&seed=1', { trace: true });
+  await page.locator('#engine').scrollIntoViewIfNeeded();
+  assert.equal(await page.locator('#engine-note').isVisible(), false);
+  assert.match(await text(page, '#out-lookups-note'), /from the module/);
+  assert.equal(await text(page, '#engine-kind'), 'spatial');
+  const pairs = await number(page, '#engine-pairs');
+  assert.ok(pairs > 0, `${pairs} pairs within r`);
+  assert.equal(await page.locator('#engine-phases tbody tr').count(), 6);
+  assert.match(await text(page, '#engine-text'), /points in, \d+ out, exactly the naive result/);
+  // the engine's count equals the playground's grid weld
+  assert.match(await text(page, '#engine-text'), new RegExp(`in, ${await text(page, '#out-out')} out`));
+  await page.click('#engine-forward');
+  await settle(page);
+  assert.match(await text(page, '#engine-count'), /^step 1 of [\d,]+: exact copies$/);
+  assert.match(await text(page, '#engine-text'), /distinct positions/);
+  await waitForQuery(page, 'engine', '0');
+  await page.click('[data-phase="sort"]');
+  await settle(page);
+  assert.match(await text(page, '#engine-text'), /^Cell 1 of [\d,]+, \(-?\d+, -?\d+\), holds \d+ points?/);
+  await page.focus('#engine-canvas');
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  assert.match(await text(page, '#engine-text'), /^Cell 2 of/);
+  await page.click('[data-phase="pairs"]');
+  for (let k = 0; k < 40; k++) await page.keyboard.press('ArrowRight');
+  await settle(page);
+  assert.match(await text(page, '#engine-count'), /pairs within r$/);
+  assert.match(await text(page, '#engine-text'), /pairs? within r found here \(red\), [\d,]+ of [\d,]+ so far/);
+  await page.locator('#engine').screenshot({ path: join(artifacts, 'engine-pairs.png') });
+  await page.click('[data-phase="graph"]');
+  await settle(page);
+  assert.match(await text(page, '#engine-text'), new RegExp(`^${pairs} pairs within r, turned into a graph`));
+  await page.click('[data-phase="walk"]');
+  // step through the walk until a merge shows
+  let merged = false;
+  for (let k = 0; k < 120 && !merged; k++) {
+    await page.keyboard.press('ArrowRight');
+    merged = /merged, exactly as naive would/.test(await text(page, '#engine-text'));
+  }
+  await settle(page);
+  assert.ok(merged, 'the walk reaches a merge');
+  assert.match(await text(page, '#engine-count'), /walk in input order$/);
+  await page.locator('#engine').screenshot({ path: join(artifacts, 'engine-walk.png') });
+  // play runs to the end and stops
+  await page.selectOption('#speed', '3');
+  await page.click('[data-phase="walk"]');
+  await page.click('#engine-play');
+  await page.waitForFunction(() => document.querySelector('#engine-forward').disabled, null, { timeout: 20000 });
+  await settle(page);
+  assert.equal(await text(page, '#engine-play'), 'play', 'playing stops at the last step');
+  await page.keyboard.press('End');
+  await settle(page);
+  assert.match(await text(page, '#engine-count'), /^the whole trace/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('BCC in 3D: the point dragged in 3D, 4 truncated octahedra beside 8 cubes, the clouds welded', async () => {
+  const { page, problems } = await open();
+  await page.waitForSelector('html[data-mesh-ready]', { timeout: 30000 });
+  const section = page.locator('#bcc');
+  await section.scrollIntoViewIfNeeded();
+  await page.waitForSelector('#bcc[data-drawn]', { timeout: 20000 }); // its views start when it comes into sight
+  await settle(page);
+  assert.match(await text(page, '#bcc-cells-caption'), /^bcc: 4 truncated octahedra searched \(cube edge 5\.66 r\)/);
+  assert.match(await text(page, '#bcc-cells-caption'), /loose R = 8\.60 r/);
+  assert.match(await text(page, '#bcc-cubes-caption'), /^grid-2r: 8 cubes of side 2\.00 r searched.*loose R = 5\.20 r/);
+  await page.locator('#bcc .mesh-views').first().screenshot({ path: join(artifacts, 'bcc-cells.png') });
+  // drag the point: press on it, move; the cells follow and the URL keeps it
+  const before = { point: await section.getAttribute('data-point'), keys: await text(page, '#bcc-cells-caption'), image: await page.locator('#bcc-cells').screenshot() };
+  const box = await page.locator('#bcc-cells').boundingBox();
+  const [hx, hy] = (await page.getAttribute('#bcc-cells', 'data-handle')).split(' ').map(Number);
+  await page.mouse.move(box.x + hx, box.y + hy);
+  await page.mouse.down();
+  await page.mouse.move(box.x + hx + 70, box.y + hy - 40, { steps: 6 });
+  await page.mouse.up();
+  await settle(page);
+  const moved = await section.getAttribute('data-point');
+  assert.notEqual(moved, before.point, 'the point follows the drag');
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('bcc'), null, { timeout: 5000 });
+  assert.notEqual(Buffer.compare(await page.locator('#bcc-cells').screenshot(), before.image), 0, 'redrawn');
+  // a drag away from the point turns the view and leaves the point where it is
+  const turned = await page.locator('#bcc-cubes').screenshot();
+  const cubes = await page.locator('#bcc-cubes').boundingBox();
+  await page.mouse.move(cubes.x + 20, cubes.y + cubes.height - 20);
+  await page.mouse.down();
+  await page.mouse.move(cubes.x + 120, cubes.y + cubes.height - 60, { steps: 6 });
+  await page.mouse.up();
+  await settle(page);
+  assert.equal(await section.getAttribute('data-point'), moved);
+  assert.notEqual(Buffer.compare(await page.locator('#bcc-cubes').screenshot(), turned), 0, 'the view turned');
+  await section.screenshot({ path: join(artifacts, 'bcc-dragged.png') });
+  // the clouds: both loose stores find the copies, bcc merges across vertices far more
+  const out = async (id) => Number((await page.locator(`#bcc-cloud-${id}-caption [data-out]`).textContent()).replace(/,/g, ''));
+  const grid2r = await out('grid'), bcc = await out('bcc');
+  assert.ok(bcc < grid2r, `bcc keeps ${bcc}, grid-2r ${grid2r}`);
+  assert.match(await text(page, '#bcc-cloud-bcc-caption'), /the precise store keeps 343; 343 true vertices/);
+  await page.locator('#bcc .mesh-views').nth(1).screenshot({ path: join(artifacts, 'bcc-clouds.png') });
+  // the link reproduces the dragged point
+  const again = await open(await page.evaluate(() => location.search));
+  await again.page.waitForSelector('html[data-mesh-ready]', { timeout: 30000 });
+  await again.page.locator('#bcc').scrollIntoViewIfNeeded();
+  await again.page.waitForSelector('#bcc[data-drawn]', { timeout: 20000 });
+  assert.equal(await again.page.getAttribute('#bcc', 'data-point'), moved);
+  assert.deepEqual([...problems, ...again.problems], []);
+  await again.page.close();
+  await page.close();
+});
+
+test('the race: every method in a worker, the bars and the log-log sweep, measured in this browser', async () => {
+  const { page, problems } = await open('?preset=procgen&n=2000&r=0.5&race=10000');
+  await page.locator('#race').scrollIntoViewIfNeeded();
+  assert.match(await text(page, '#race-status'), /^Nothing measured yet/);
+  await page.click('#race-run');
+  // the page stays usable while the worker runs
+  await pick(page, 'method', 'hex');
+  await page.waitForFunction(() => document.querySelector('#race').dataset.state === 'done', null, { timeout: 60000 });
+  await settle(page);
+  assert.match(await text(page, '#race-status'), /^Measured in this browser .*[\d,]+ points, r = 0\.5/);
+  for (const method of ['naive', 'grid-r', 'grid-2r', 'hex', 'kdtree', 'grid', 'meshopt']) {
+    assert.match(await text(page, `#race-bars [data-bar="${method}"]`), /\d ms/, `${method}: a time`);
+    assert.equal(await page.locator(`#race-plot [data-series="${method}"] circle`).count(), 3, `${method}: 1,000 to 10,000 points`);
+  }
+  assert.match(await text(page, '#race-bars [data-bar="grid-2r"]'), /4\.00 cells, at most/);
+  assert.match(await text(page, '#race-bars [data-bar="naive"]'), /distance checks/);
+  await page.locator('#race').screenshot({ path: join(artifacts, 'race.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -20,11 +20,16 @@ test('the packed tarball installs into an empty folder and welds', () => {
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, root], quiet));
   const files = packed[0].files.map((f) => f.path).sort();
   for (const file of ['js/index.js', 'js/index.d.ts', 'js/heap.js', 'js/check.js', 'js/points.js', 'js/engine.js', 'js/mesh.js',
-    'js/gather.js', 'js/three.js', 'js/three.d.ts', 'js/inspect.js', 'js/inspect.d.ts', 'js/wasm-inline.js', 'js/meshweld.wasm']) {
+    'js/gather.js', 'js/three.js', 'js/three.d.ts', 'js/inspect.js', 'js/inspect.d.ts', 'js/gltf-transform.js',
+    'js/gltf-transform.d.ts', 'js/wasm-inline.js', 'js/meshweld.wasm']) {
     assert.ok(files.includes(file), `${file} is not in the package`);
   }
-  assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('demo/') || f.startsWith('bench/')), files.join(' '));
+  assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('demo/') || f.startsWith('bench/') || f.startsWith('cli/')), files.join(' '));
   assert.ok(!files.includes('js/build-wasm.sh'), 'the build script is not shipped');
+  // npm install meshweld pulls in nothing: three and glTF-Transform are optional peers
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.deepEqual(manifest.dependencies ?? {}, {});
+  for (const peer of ['three', '@types/three', '@gltf-transform/core']) assert.equal(manifest.peerDependenciesMeta[peer]?.optional, true, peer);
   const app = join(work, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
@@ -62,6 +67,30 @@ test('the packed tarball installs into an empty folder and welds', () => {
     { ...quiet, cwd: app },
   );
   assert.equal(three.trim(), '8 36');
+
+  // meshweld/gltf-transform, with the optional peer @gltf-transform/core beside it; the installed
+  // app has no other package than meshweld and the links made here
+  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort(), ['@types', 'meshweld', 'three']);
+  mkdirSync(join(app, 'node_modules', '@gltf-transform'), { recursive: true });
+  symlinkSync(join(root, 'node_modules', '@gltf-transform', 'core'), join(app, 'node_modules', '@gltf-transform', 'core'));
+  symlinkSync(join(root, 'node_modules', 'property-graph'), join(app, 'node_modules', 'property-graph'));
+  const gltf = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { Document, Logger } from '@gltf-transform/core';
+       import { weld } from 'meshweld/gltf-transform';
+       const document = new Document().setLogger(new Logger(Logger.Verbosity.SILENT));
+       const position = document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1e-7, 0, 0, 1, 0, 0, 0, 1, 0]));
+       document.createMesh().addPrimitive(document.createPrimitive().setAttribute('POSITION', position));
+       await document.transform(weld({ radius: 1e-5 }));
+       const p = document.getRoot().listMeshes()[0].listPrimitives()[0];
+       console.log(p.getAttribute('POSITION').getCount(), p.getIndices().getCount());`,
+    ],
+    { ...quiet, cwd: app },
+  );
+  assert.equal(gltf.trim(), '3 6');
 
   // the types, from the installed package, under tsc --strict
   cpSync(join(root, 'tests', 'types', 'usage.ts'), join(app, 'usage.ts'));

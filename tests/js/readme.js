@@ -1,7 +1,7 @@
 // The README's fenced examples, and what they need to run: shared by readme.test.js (in the
 // repository) and package.test.js (in a folder where the packed tarball is installed).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { root } from './helpers.js';
@@ -21,9 +21,19 @@ export function readmeBlocks(lang, text) {
   return blocks;
 }
 
-/** The data the examples read, in `dir`: bunny.stl (stl-models' bunny, a binary STL). */
+/**
+ * What the examples read and import, in `dir`: bunny.stl (stl-models' bunny, a binary STL), and
+ * beside an installed package the devDependencies the later sections use (stl-models as the
+ * repository's node_modules holds it, three, glTF-Transform), linked from the repository.
+ */
 export function exampleData(dir) {
   copyFileSync(join(root, 'node_modules', 'stl-models', 'objects', 'bunny.bin.stl'), join(dir, 'bunny.stl'));
+  for (const name of ['stl-models', 'three', '@types/three', '@gltf-transform/core']) {
+    const link = join(dir, 'node_modules', name);
+    if (existsSync(link)) continue;
+    mkdirSync(join(link, '..'), { recursive: true });
+    symlinkSync(join(root, 'node_modules', name), link);
+  }
 }
 
 /** What each example prints, checked beside its exit code (by a line of its source). */
@@ -31,6 +41,7 @@ const PRINTS = [
   [/weld\(soup, \{ radius: 1e-5 \}\)/, /^4 Uint32Array\(6\) \[ 0, 1, 2, 1, 3, 2 \]$/m],
   [/new Welder/, /^Uint32Array\(2\) \[ 0, 1 \] Uint32Array\(2\) \[ 1, 2 \]$/m],
   [/weldGeometry\(soup/, /^208353 -> 34834 vertices \(83\.3% merged\), 223 open edges$/m],
+  [/document\.transform\(weld/, /^34834 69451$/m],
 ];
 
 /** Runs each block as an ES module in `dir` (where meshweld and three resolve); checks its output. */

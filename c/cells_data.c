@@ -1,0 +1,166 @@
+/* GRID's cell scheme: squares or cubes sized to the data, at least 2r wide, and the index of
+ * representatives built on it (a welder's earlier batches, and the sequential fallback).
+ *
+ * A point p searches the cells that its r-box [p - r, p + r] touches. Cells at least 2r wide make
+ * that at most 2 per axis, and cells as wide as the points' spacing make it 1 for most points of a
+ * sparse set (a mesh, a soup: r is far below the edge length). Only speed depends on the size. */
+#include "internal.h"
+
+#include <math.h>
+
+#define MW_CROWD 24.0 /* chain steps per search above which the index's cells shrink */
+
+void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
+{
+    cells->inverse = 1.0 / size;
+    /* r in cells, times the slack, plus 2^-20 cells: s = p * inverse is rounded once (relative
+     * error 2^-53), so below limit = 2^28 cells its absolute error stays under 2^-25 cells, and
+     * the reach covers it with room to spare */
+    cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
+    cells->limit = MW_CELL_LIMIT / 2 * size;
+}
+
+/* The typical spacing of the points, from a sample of 256: the median gap between consecutive
+ * points (meshes and soups store neighbours together), or the spacing of a uniform cloud in the
+ * sample's bounding box, whichever is smaller. */
+double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32_t* index, size_t count,
+                       double radius)
+{
+    double gaps[257], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    int n = 0, sampled = 0;
+    size_t step = count / 256 > 0 ? count / 256 : 1;
+    for (size_t j = 0; j < count && sampled < 257; j += step, ++sampled) {
+        const float* a = mw_point(points, stride, index ? index[j] : j);
+        const float* b = j + 1 < count ? mw_point(points, stride, index ? index[j + 1] : j + 1) : NULL;
+        double g = 0;
+        for (int k = 0; k < dim; ++k) {
+            lo[k] = sampled ? fmin(lo[k], a[k]) : a[k];
+            hi[k] = sampled ? fmax(hi[k], a[k]) : a[k];
+            if (b)
+                g = fmax(g, fabs((double)a[k] - (double)b[k]));
+        }
+        if (g > 0 && isfinite(g))
+            gaps[n++] = g;
+    }
+    double volume = 1.0;
+    int axes = 0;
+    for (int k = 0; k < dim; ++k)
+        if (hi[k] > lo[k])
+            volume *= hi[k] - lo[k], axes++;
+    double spread = axes ? pow(volume / (double)count, 1.0 / axes) : 0.0;
+    double spacing = spread;
+    if (n > 0) {
+        for (int i = 1; i < n; ++i) /* insertion sort, n <= 257 */
+            for (int j = i; j > 0 && gaps[j - 1] > gaps[j]; --j) {
+                double t = gaps[j];
+                gaps[j] = gaps[j - 1], gaps[j - 1] = t;
+            }
+        double median = gaps[n / 2];
+        spacing = spread > 0 && spread < median ? spread : median;
+    }
+    /* times an irrational factor, so that lattice data (tiles, grids) does not line up with the
+     * cell walls, where every point would search two cells per axis */
+    spacing *= 1.2360679774997896;
+    double floor_size = 2.0 * radius * MW_SLACK;
+    return isfinite(spacing) && spacing > floor_size ? spacing : floor_size;
+}
+
+static void mw_indexKey(const mw_Index* index, const float* q, int dim, uint32_t key[3])
+{
+    key[0] = (uint32_t)mw_floor((double)q[0] * index->cells.inverse);
+    key[1] = (uint32_t)mw_floor((double)q[1] * index->cells.inverse);
+    key[2] = dim == 3 ? (uint32_t)mw_floor((double)q[2] * index->cells.inverse) : 0u;
+}
+
+static mw_Entry* mw_indexFind(const mw_Index* index, int32_t x, int32_t y, int32_t z)
+{
+    uint32_t a = (uint32_t)x, b = (uint32_t)y, c = (uint32_t)z;
+    return mw_tableFindHashed(&index->table, mw_cellHash(a, b, c), a, b, c);
+}
+
+void mw_indexInsert(mw_Index* index, const mw_Reps* reps, int dim, uint32_t rep)
+{
+    uint32_t key[3];
+    mw_indexKey(index, &reps->xyz[rep * 3], dim, key);
+    mw_Entry* e = mw_indexFind(index, (int32_t)key[0], (int32_t)key[1], (int32_t)key[2]);
+    if (e->value == MW_NONE) {
+        memcpy(e->key, key, sizeof(e->key));
+        reps->next[rep] = rep;
+        index->table.count++;
+    } else {
+        reps->next[rep] = reps->next[e->value]; /* the oldest */
+        reps->next[e->value] = rep;
+    }
+    e->value = rep;
+}
+
+int mw_indexReserve(mw_Index* index, size_t count)
+{
+    return mw_tableReserveWith(&index->table, index->table.count + count, mw_cellHash);
+}
+
+int mw_indexRebuild(mw_Index* index, const mw_Reps* reps, int dim, double size, double radius, size_t room)
+{
+    mw_Table table = {0};
+    if (mw_tableReserveWith(&table, reps->count + room, mw_cellHash))
+        return meshweld_ErrorMemory;
+    mw_tableFree(&index->table);
+    index->table = table;
+    mw_dataCellsSet(&index->cells, size, radius);
+    for (size_t q = 0; q < reps->count; ++q)
+        mw_indexInsert(index, reps, dim, (uint32_t)q);
+    index->work = index->searched = 0;
+    return meshweld_Ok;
+}
+
+/* The earliest representative of a ring (given by its newest) within r of p, below best. */
+static uint32_t mw_indexRing(mw_Index* index, const mw_Reps* reps, int dim, uint32_t newest, const double p[3],
+                             double r2, const mw_Match* match, size_t vertex, uint32_t best)
+{
+    uint32_t q = reps->next[newest]; /* oldest first: the first match is the ring's earliest */
+    for (;;) {
+        index->work++;
+        if (q >= best)
+            return best;
+        if (mw_distance2(p, &reps->xyz[q * 3], dim) <= r2 && (!match || mw_match(match, vertex, reps->point[q])))
+            return q;
+        if (q == newest)
+            return best;
+        q = reps->next[q];
+    }
+}
+
+uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,
+                          const mw_Match* match, size_t vertex)
+{
+    if (index->table.count == 0)
+        return MW_NONE;
+    double s[3] = {p[0] * index->cells.inverse, p[1] * index->cells.inverse, p[2] * index->cells.inverse};
+    int32_t f[3];
+    int t[3];
+    mw_dataCell(&index->cells, s, dim, f, t);
+    index->searched++;
+    uint32_t best = MW_NONE;
+    int32_t z0 = f[2] + (t[2] < 0 ? -1 : 0), z1 = f[2] + (t[2] > 0);
+    int32_t y0 = f[1] + (t[1] < 0 ? -1 : 0), y1 = f[1] + (t[1] > 0);
+    int32_t x0 = f[0] + (t[0] < 0 ? -1 : 0), x1 = f[0] + (t[0] > 0);
+    for (int32_t z = z0; z <= z1; ++z)
+        for (int32_t y = y0; y <= y1; ++y)
+            for (int32_t x = x0; x <= x1; ++x) {
+                const mw_Entry* c = mw_indexFind(index, x, y, z);
+                if (c->value != MW_NONE)
+                    best = mw_indexRing(index, reps, dim, c->value, p, r2, match, vertex, best);
+            }
+    return best;
+}
+
+int mw_indexCrowded(const mw_Index* index)
+{
+    return index->searched >= 1024 && (double)index->work > MW_CROWD * (double)index->searched;
+}
+
+void mw_indexFree(mw_Index* index)
+{
+    mw_tableFree(&index->table);
+    index->work = index->searched = 0;
+}

@@ -1,0 +1,215 @@
+// The meshweld command (cli/, the meshweld-cli workspace) run as a subprocess on real files: the
+// stl-models STLs, a GLB made from three's geometries, an OBJ and a PLY written by three's
+// exporters; every output is loaded back, and every error path checked for its exit code and line.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { Document, NodeIO } from '@gltf-transform/core';
+import * as THREE from 'three';
+import { OBJExporter } from 'three/examples/jsm/exporters/OBJExporter.js';
+import { PLYExporter } from 'three/examples/jsm/exporters/PLYExporter.js';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
+import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { countClosePairs, ready } from '../../js/index.js';
+import { mulberry32, root } from './helpers.js';
+
+await ready;
+const bin = join(root, 'cli', 'bin', 'meshweld.js');
+const models = join(root, 'node_modules', 'stl-models');
+const work = mkdtempSync(join(tmpdir(), 'meshweld-cli-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+const at = (name) => join(work, name);
+
+function run(args, cwd = work) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The before/after figures of the summary: { vertices: [a, b], triangles: [..], 'open edges': [..] }. */
+function summary(stdout) {
+  const rows = {};
+  for (const line of stdout.split('\n')) {
+    const m = /^(vertices|triangles|open edges)\s+([\d,]+)\s+([\d,]+)$/.exec(line);
+    if (m) rows[m[1]] = [Number(m[2].replaceAll(',', '')), Number(m[3].replaceAll(',', ''))];
+  }
+  return rows;
+}
+
+const radiusOf = (stdout) => Number(/\(radius ([^)\s]+)\)/.exec(stdout)[1]);
+const arrayBuffer = (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+
+async function glbCounts(path) {
+  const document = await new NodeIO().read(path);
+  let vertices = 0;
+  let triangles = 0;
+  const positions = [];
+  for (const mesh of document.getRoot().listMeshes())
+    for (const p of mesh.listPrimitives()) {
+      vertices += p.getAttribute('POSITION').getCount();
+      triangles += p.getIndices().getCount() / 3;
+      positions.push(p.getAttribute('POSITION').getArray());
+    }
+  return { vertices, triangles, positions };
+}
+
+test('npx meshweld runs the workspace command from the repository root', () => {
+  const r = spawnSync('npx', ['--no', '--', 'meshweld', '--version'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), JSON.parse(readFileSync(join(root, 'cli', 'package.json'), 'utf8')).version);
+  // the workspace's meshweld is this repository's root package, a link, never a download
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  assert.deepEqual(lock.packages['node_modules/meshweld'], { resolved: '', link: true });
+  assert.deepEqual(lock.packages['node_modules/meshweld-cli'], { resolved: 'cli', link: true });
+});
+
+test('the bunny STL welds to GLB: the summary matches the file read back', async () => {
+  const r = run([join(models, 'objects', 'bunny.bin.stl'), at('bunny.glb'), '--relative', '1e-5']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(summary(r.stdout), { vertices: [208353, 34834], triangles: [69451, 69451], 'open edges': [208353, 223] });
+  assert.match(r.stdout, /^read \d+ ms, weld [\d.]+ m?s, write [\d.]+ m?s, total/m);
+  const back = await glbCounts(at('bunny.glb'));
+  assert.deepEqual([back.vertices, back.triangles], [34834, 69451]);
+  assert.equal(countClosePairs(back.positions[0], { radius: radiusOf(r.stdout) }), 0);
+  assert.deepEqual(readdirSync(work).filter((f) => f.includes('tmp')), [], 'no temporary file is left');
+});
+
+test('ASCII and binary STL in, STL out: the triangles read back with STLLoader', () => {
+  for (const file of ['gearwheel.ascii.stl', 'gearwheel.bin.stl']) {
+    const r = run([join(models, 'objects', file), at('gear.stl'), '--radius', '1e-4']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(summary(r.stdout), { vertices: [7332, 1222], triangles: [2444, 2444], 'open edges': [7332, 0] });
+    const back = new STLLoader().parse(arrayBuffer(readFileSync(at('gear.stl'))));
+    assert.equal(back.getAttribute('position').count, 3 * 2444);
+  }
+  const cube = run([join(models, 'polytopes', 'cube.ascii.stl'), at('cube.stl'), '-q']);
+  assert.equal(cube.code, 0, cube.stderr);
+  assert.equal(cube.stdout, '', '--quiet prints nothing');
+});
+
+test('a GLB made from three geometries, jittered by 1e-6, welds to glTF with its attributes', async () => {
+  const document = new Document();
+  const buffer = document.createBuffer();
+  const scene = document.createScene();
+  const random = mulberry32(7);
+  const shapes = { box: new THREE.BoxGeometry(1, 2, 3, 2, 2, 2), knot: new THREE.TorusKnotGeometry(1, 0.4, 64, 8) };
+  for (const [name, geometry] of Object.entries(shapes)) {
+    const soup = geometry.toNonIndexed();
+    const p = document.createPrimitive();
+    for (const [key, semantic, type] of [['position', 'POSITION', 'VEC3'], ['normal', 'NORMAL', 'VEC3'], ['uv', 'TEXCOORD_0', 'VEC2']]) {
+      const array = Float32Array.from(soup.getAttribute(key).array);
+      if (key === 'position') for (let i = 0; i < array.length; i++) array[i] += (2 * random() - 1) * 1e-6;
+      p.setAttribute(semantic, document.createAccessor().setType(type).setArray(array).setBuffer(buffer));
+    }
+    scene.addChild(document.createNode(name).setMesh(document.createMesh(name).addPrimitive(p)));
+  }
+  await new NodeIO().write(at('shapes.glb'), document);
+  const r = run(['shapes.glb', 'shapes.gltf', '--radius', '1e-5']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(summary(r.stdout).vertices, [144 + 3072, 54 + 585]);
+  assert.ok(existsSync(at('shapes.bin')), 'the .gltf has its .bin beside it');
+  const back = await new NodeIO().read(at('shapes.gltf'));
+  const primitive = back.getRoot().listMeshes()[0].listPrimitives()[0];
+  assert.deepEqual(primitive.listSemantics().sort(), ['NORMAL', 'POSITION', 'TEXCOORD_0']);
+  assert.equal(primitive.getIndices().getArray().constructor, Uint16Array);
+  // a tight normal tolerance changes nothing on exact normals, a huge one merges the box's corners
+  const loose = run(['shapes.glb', 'loose.glb', '--radius', '1e-5', '--normal-tolerance', '3', '--uv-tolerance', '3']);
+  assert.equal(loose.code, 0, loose.stderr);
+  assert.deepEqual(summary(loose.stdout).vertices, [144 + 3072, 26 + 512]);
+});
+
+test('an OBJ and a PLY written by three exporters weld, and read back with three loaders', () => {
+  const soup = new THREE.TorusKnotGeometry(1, 0.4, 64, 8).toNonIndexed();
+  soup.deleteAttribute('uv');
+  soup.deleteAttribute('normal');
+  const mesh = new THREE.Mesh(soup);
+  writeFileSync(at('knot.obj'), new OBJExporter().parse(mesh));
+  writeFileSync(at('knot.ply'), Buffer.from(new PLYExporter().parse(mesh, null, { binary: true })));
+
+  const obj = run(['knot.obj', 'welded.obj']);
+  assert.equal(obj.code, 0, obj.stderr);
+  assert.deepEqual(summary(obj.stdout), { vertices: [3072, 512], triangles: [1024, 1024], 'open edges': [3072, 0] });
+  const text = readFileSync(at('welded.obj'), 'utf8');
+  assert.equal(text.match(/^v /gm).length, 512);
+  assert.equal(text.match(/^f /gm).length, 1024);
+  assert.equal(new OBJLoader().parse(text).children[0].geometry.getAttribute('position').count, 3 * 1024);
+
+  const ply = run(['knot.ply', 'welded.ply']);
+  assert.equal(ply.code, 0, ply.stderr);
+  assert.deepEqual(summary(ply.stdout).vertices, [3072, 512]);
+  const back = new PLYLoader().parse(arrayBuffer(readFileSync(at('welded.ply'))));
+  assert.equal(back.getAttribute('position').count, 512);
+  assert.equal(back.index.count, 3 * 1024);
+});
+
+test('every error exits non-zero with one line naming the cause, and writes nothing', () => {
+  writeFileSync(at('garbage.glb'), 'not a glb');
+  writeFileSync(at('garbage.ply'), 'ply\nformat nonsense\n');
+  mkdirSync(at('folder.glb'), { recursive: true });
+  const bunny = join(models, 'objects', 'bunny.bin.stl');
+  const broken = (name) => join(models, 'broken', name);
+  const cases = [
+    [['missing.stl', 'out.glb'], 1, "meshweld: cannot read missing.stl: no such file"],
+    [['model.xyz', 'out.glb'], 2, "meshweld: unknown input format '.xyz' of model.xyz: expected .stl, .obj, .ply, .gltf or .glb"],
+    [[bunny, 'out.fbx'], 2, "meshweld: unknown output format '.fbx' of out.fbx: expected .glb, .gltf, .stl, .ply or .obj"],
+    [[bunny, 'out'], 2, 'meshweld: unknown output format (no extension) of out: expected .glb, .gltf, .stl, .ply or .obj'],
+    [[broken('empty.stl'), 'out.glb'], 1, `meshweld: ${broken('empty.stl')} is not a valid STL file: 0 bytes, too short for a binary STL and not ASCII ('solid ...')`],
+    [[broken('incorrectFaceCounter.bin.stl'), 'out.glb'], 1, `meshweld: ${broken('incorrectFaceCounter.bin.stl')} is not a valid STL file: its header announces 66 triangles (3384 bytes), the file has 284 bytes`],
+    [[broken('twoVertices.ascii.stl'), 'out.glb'], 1, `meshweld: ${broken('twoVertices.ascii.stl')} is not a valid STL file: something isn't right with the vertices of face number 0`],
+    [[broken('missingEndsolid.ascii.stl'), 'out.glb'], 1, `meshweld: ${broken('missingEndsolid.ascii.stl')} is not a valid STL file: it holds no triangles, lines or points`],
+    [['garbage.glb', 'out.stl'], 1, 'meshweld: garbage.glb is not a valid GLB file: Invalid glTF 2.0 binary.'],
+    [['garbage.ply', 'out.stl'], 1, 'meshweld: garbage.ply is not a valid PLY file: it holds no triangles, lines or points'],
+    [[bunny, 'folder.glb'], 1, 'meshweld: cannot write folder.glb: it is a directory'],
+    [[bunny, join('no', 'such', 'dir', 'out.glb')], 1, `meshweld: cannot write ${join('no', 'such', 'dir', 'out.glb')}: no such directory`],
+    [[bunny, 'out.glb', '--radius', 'abc'], 2, 'meshweld: --radius must be a finite number >= 0, got "abc"'],
+    [[bunny, 'out.glb', '--radius=-1'], 2, 'meshweld: --radius must be a finite number >= 0, got "-1"'],
+    [[bunny, 'out.glb', '--radius', '-1'], 2, 'meshweld: --radius needs a value; write --radius=-1 for a value that starts with a dash'],
+    [[bunny, 'out.glb', '--relative', ''], 2, 'meshweld: --relative must be a finite number >= 0, got ""'],
+    [[bunny, 'out.glb', '--normal-tolerance', 'Infinity'], 2, 'meshweld: --normal-tolerance must be a finite number >= 0, got "Infinity"'],
+    [[bunny, 'out.glb', '--radius', '1', '--relative', '1'], 2, 'meshweld: give --radius or --relative, not both'],
+    [[bunny, 'out.glb', '--relative-to', 'world'], 2, `meshweld: --relative-to must be 'primitive' or 'scene', got "world"`],
+    [[bunny, 'out.glb', '--method', 'hex'], 2, 'meshweld: --method must be one of auto, naive, grid-r, grid-2r, bcc, kdtree, grid, got "hex"'],
+    [[bunny, 'out.glb', '--tolerance', '1'], 2, "meshweld: unknown option '--tolerance' (meshweld --help lists the options)"],
+    [[bunny, 'out.glb', '--radius'], 2, "meshweld: option '--radius <value>' argument missing (meshweld --help lists the options)"],
+    [[bunny], 2, 'meshweld: expected an input and an output file, got 1 name: meshweld <input> <output> [options]'],
+    [[], 2, 'meshweld: expected an input and an output file, got 0 names: meshweld <input> <output> [options]'],
+  ];
+  for (const [args, code, line] of cases) {
+    const r = run(args);
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr, `${line}\n`, args.join(' '));
+    assert.equal(r.stdout, '');
+  }
+  assert.ok(!existsSync(at('out.glb')) && !existsSync(at('out.stl')), 'no output file is written');
+  assert.deepEqual(readdirSync(work).filter((f) => f.includes('tmp')), [], 'no temporary file is left');
+});
+
+test('--help lists every option', () => {
+  const r = run(['--help']);
+  assert.equal(r.code, 0);
+  for (const option of ['--radius', '--relative', '--normal-tolerance', '--uv-tolerance', '--method', '--keep-degenerate']) {
+    assert.ok(r.stdout.includes(option), option);
+  }
+});
+
+test('the shell examples of the README command-line section run as written', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Command line'), readme.indexOf('\n## ', readme.indexOf('\n## Command line') + 5));
+  const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1].split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line.startsWith('npx meshweld'));
+  assert.ok(commands.length >= 4, `${commands.length} commands found`);
+  const dir = at('readme');
+  mkdirSync(dir);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  for (const command of commands) {
+    const r = spawnSync('sh', ['-c', command.replace(/^npx meshweld/, `"${process.execPath}" "${bin}"`)], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${command}: ${r.stderr}`);
+    const output = command.split(/\s+/)[3];
+    assert.ok(existsSync(join(dir, output)), `${command} wrote ${output}`);
+  }
+});

@@ -1,0 +1,409 @@
+// meshweld/gltf-transform against glTF-Transform itself: its own weld() on exact data, jittered data
+// it cannot weld, GLB round trips through NodeIO, shared accessors, morph targets, quantized and
+// normalized accessors, every primitive mode, the document's logger, and the guarantees by brute force.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Document, Logger, NodeIO, Primitive } from '@gltf-transform/core';
+import { KHRMeshQuantization } from '@gltf-transform/extensions';
+import { weld as exactWeld } from '@gltf-transform/functions';
+import * as THREE from 'three';
+import { DEFAULT_TOLERANCES, ready, weld, weldPrimitive } from '../../js/gltf-transform.js';
+import { mulberry32 } from './helpers.js';
+
+await ready;
+
+/** A logger that keeps its messages. */
+class Recorder extends Logger {
+  constructor() {
+    super(Logger.Verbosity.DEBUG);
+    this.lines = [];
+  }
+  debug(text) {
+    this.lines.push(['debug', text]);
+  }
+  info(text) {
+    this.lines.push(['info', text]);
+  }
+  warn(text) {
+    this.lines.push(['warn', text]);
+  }
+  error(text) {
+    this.lines.push(['error', text]);
+  }
+}
+
+const SEMANTICS = { position: 'POSITION', normal: 'NORMAL', uv: 'TEXCOORD_0' };
+const TYPES = { 1: 'SCALAR', 2: 'VEC2', 3: 'VEC3', 4: 'VEC4' };
+
+/** A document with one mesh per three.js geometry, each a primitive with POSITION, NORMAL, TEXCOORD_0. */
+function documentOf(geometries, { jitter = 0, seed = 1 } = {}) {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const buffer = document.createBuffer();
+  const scene = document.createScene();
+  const random = mulberry32(seed);
+  for (const [name, geometry] of Object.entries(geometries)) {
+    const primitive = document.createPrimitive();
+    for (const [key, semantic] of Object.entries(SEMANTICS)) {
+      const attribute = geometry.getAttribute(key);
+      const array = Float32Array.from(attribute.array);
+      if (jitter && key === 'position') for (let i = 0; i < array.length; i++) array[i] += (2 * random() - 1) * jitter;
+      primitive.setAttribute(semantic, document.createAccessor().setType(TYPES[attribute.itemSize]).setArray(array).setBuffer(buffer));
+    }
+    if (geometry.index) {
+      primitive.setIndices(document.createAccessor().setType('SCALAR').setArray(Uint32Array.from(geometry.index.array)).setBuffer(buffer));
+    }
+    const mesh = document.createMesh(name).addPrimitive(primitive);
+    scene.addChild(document.createNode(name).setMesh(mesh));
+  }
+  return document;
+}
+
+const shapes = () => ({
+  box: new THREE.BoxGeometry(1, 2, 3, 2, 2, 2),
+  sphere: new THREE.SphereGeometry(1, 32, 16),
+  knot: new THREE.TorusKnotGeometry(1, 0.4, 64, 8),
+  plane: new THREE.PlaneGeometry(1, 1, 4, 4),
+});
+const soups = () => Object.fromEntries(Object.entries(shapes()).map(([k, g]) => [k, g.toNonIndexed()]));
+
+/** Vertices and triangles of each mesh, by name. */
+function counts(document) {
+  return Object.fromEntries(
+    document
+      .getRoot()
+      .listMeshes()
+      .map((mesh) => {
+        const p = mesh.listPrimitives()[0];
+        const v = p.getAttribute('POSITION').getCount();
+        return [mesh.getName(), [v, (p.getIndices() ? p.getIndices().getCount() : v) / 3]];
+      }),
+  );
+}
+
+// The values a shader sees, as float32 (what the weld compares).
+function decoded(accessor) {
+  const array = accessor.getArray();
+  if (!accessor.getNormalized()) return Float32Array.from(array);
+  const scale = { Int8Array: 127, Uint8Array: 255, Int16Array: 32767, Uint16Array: 65535 }[array.constructor.name];
+  return Float32Array.from(array, (v) => Math.max(v / scale, -1));
+}
+
+function within(a, b, i, j, size, tolerance) {
+  let d = 0;
+  for (let k = 0; k < size; k++) {
+    const e = a[i * size + k] - b[j * size + k];
+    d += e * e;
+  }
+  return d <= tolerance * tolerance;
+}
+
+/** Pairs of output vertices of a primitive that match (every attribute within its tolerance), by brute force. */
+function matchingPairs(primitive, tolerances) {
+  const columns = [];
+  for (const semantic of primitive.listSemantics()) {
+    if (tolerances[semantic] === undefined) continue;
+    const accessor = primitive.getAttribute(semantic);
+    columns.push({ values: decoded(accessor), size: accessor.getElementSize(), tolerance: tolerances[semantic] });
+  }
+  const n = primitive.getAttribute('POSITION').getCount();
+  const pairs = [];
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      if (columns.every((c) => within(c.values, c.values, i, j, c.size, Math.fround(c.tolerance)))) pairs.push([i, j]);
+  return pairs;
+}
+
+test('on exact data the vertex counts equal glTF-Transform weld(), indexed or not', async () => {
+  for (const make of [shapes, soups]) {
+    const theirs = documentOf(make());
+    await theirs.transform(exactWeld());
+    for (const options of [{ radius: 0 }, undefined, { relative: 1e-6 }]) {
+      const ours = documentOf(make());
+      await ours.transform(weld(options));
+      assert.deepEqual(counts(ours), counts(theirs), JSON.stringify(options));
+    }
+  }
+  // the soups weld to the known topology with UV seams and hard edges kept
+  const ours = documentOf(soups());
+  await ours.transform(weld());
+  assert.deepEqual(counts(ours), { box: [54, 48], sphere: [559, 960], knot: [585, 1024], plane: [25, 32] });
+});
+
+test('on data jittered by 1e-6 meshweld welds and glTF-Transform weld() does not', async () => {
+  const theirs = documentOf(soups(), { jitter: 1e-6 });
+  await theirs.transform(exactWeld());
+  const ours = documentOf(soups(), { jitter: 1e-6 });
+  await ours.transform(weld({ radius: 1e-5 }));
+  const soup = counts(documentOf(soups()));
+  assert.deepEqual(counts(theirs), soup, 'the exact weld merges nothing');
+  assert.deepEqual(counts(ours), { box: [54, 48], sphere: [559, 960], knot: [585, 1024], plane: [25, 32] });
+  // relative to each primitive's diagonal does the same
+  const relative = documentOf(soups(), { jitter: 1e-6 });
+  await relative.transform(weld({ relative: 1e-5 }));
+  assert.deepEqual(counts(relative), counts(ours));
+});
+
+test('a GLB written with NodeIO, read back, welded and written again round-trips', async () => {
+  const io = new NodeIO();
+  const glb = await io.writeBinary(documentOf(soups(), { jitter: 1e-6 }));
+  const document = await io.readBinary(glb);
+  const recorder = new Recorder();
+  document.setLogger(recorder);
+  await document.transform(weld({ radius: 1e-5 }));
+  const welded = await io.writeBinary(document);
+  assert.ok(welded.byteLength < glb.byteLength / 2, `${welded.byteLength} bytes of ${glb.byteLength}`);
+  const again = await io.readBinary(welded);
+  assert.deepEqual(counts(again), counts(document));
+  assert.deepEqual(counts(again), { box: [54, 48], sphere: [559, 960], knot: [585, 1024], plane: [25, 32] });
+  for (const mesh of again.getRoot().listMeshes()) {
+    const p = mesh.listPrimitives()[0];
+    assert.ok(p.getIndices().getArray() instanceof Uint16Array, 'indices come out as Uint16 when they fit');
+    assert.ok(p.getAttribute('POSITION').getArray() instanceof Float32Array);
+    assert.deepEqual(matchingPairs(p, { POSITION: 1e-5, NORMAL: DEFAULT_TOLERANCES.NORMAL, TEXCOORD_0: DEFAULT_TOLERANCES.TEXCOORD }), []);
+  }
+  // no accessor is left without a user; the log names each mesh with its figures
+  assert.deepEqual(again.getRoot().listAccessors().filter((a) => a.listParents().length === 1), []);
+  assert.ok(
+    recorder.lines.some(([level, text]) => level === 'info' && text === "meshweld: mesh 'box': vertices 144 → 54, triangles 48 → 48"),
+    JSON.stringify(recorder.lines),
+  );
+});
+
+test('the guarantees hold per primitive: no two output vertices match (brute force)', async () => {
+  for (let seed = 1; seed <= 12; seed++) {
+    const random = mulberry32(seed);
+    const n = 60 + Math.floor(random() * 90);
+    const document = new Document();
+    document.setLogger(new Recorder());
+    const positions = new Float32Array(n * 3);
+    const normals = new Float32Array(n * 3);
+    const uvs = new Float32Array(n * 2);
+    const colors = new Uint8Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      // few distinct values, so that many vertices are within tolerance of each other
+      for (let k = 0; k < 3; k++) positions[3 * i + k] = Math.floor(random() * 3) * 0.01 + random() * 0.02;
+      const a = random() * 0.3;
+      normals.set([Math.cos(a), Math.sin(a), 0], 3 * i);
+      uvs.set([Math.floor(random() * 2) + random() * 2e-4, random() * 2e-4], 2 * i);
+      colors.set([255, 250 + Math.floor(random() * 2), 0, 255], 4 * i);
+    }
+    const indices = Uint32Array.from({ length: 3 * n }, () => Math.floor(random() * n));
+    const primitive = document
+      .createPrimitive()
+      .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(positions))
+      .setAttribute('NORMAL', document.createAccessor().setType('VEC3').setArray(normals))
+      .setAttribute('TEXCOORD_0', document.createAccessor().setType('VEC2').setArray(uvs))
+      .setAttribute('COLOR_0', document.createAccessor().setType('VEC4').setArray(colors).setNormalized(true))
+      .setIndices(document.createAccessor().setType('SCALAR').setArray(indices));
+    document.createMesh().addPrimitive(primitive);
+    const tolerances = { NORMAL: 0.1, TEXCOORD_0: 1e-4, COLOR_0: 0.005 };
+    const report = weldPrimitive(primitive, { radius: 0.015, tolerances });
+    assert.ok(report.vertices[1] < report.vertices[0], JSON.stringify(report));
+    assert.deepEqual(matchingPairs(primitive, { POSITION: 0.015, ...tolerances }), [], `seed ${seed}`);
+    assert.ok(primitive.getAttribute('COLOR_0').getArray() instanceof Uint8Array);
+    assert.equal(primitive.getAttribute('COLOR_0').getNormalized(), true);
+    // every output index is in range and every triangle is not degenerate
+    const out = primitive.getIndices().getArray();
+    for (let t = 0; t < out.length; t += 3) {
+      assert.ok(out[t] !== out[t + 1] && out[t + 1] !== out[t + 2] && out[t] !== out[t + 2]);
+      assert.ok(Math.max(out[t], out[t + 1], out[t + 2]) < report.vertices[1]);
+    }
+  }
+});
+
+test('accessors shared by several primitives are not mutated in place', async () => {
+  const document = documentOf({ box: new THREE.BoxGeometry().toNonIndexed() });
+  const mesh = document.getRoot().listMeshes()[0];
+  const first = mesh.listPrimitives()[0];
+  const position = first.getAttribute('POSITION');
+  const before = position.getArray().slice();
+  // a second primitive drawing the same vertex arrays through half the triangles, and a third
+  // mesh sharing the first primitive's arrays exactly
+  const second = document.createPrimitive().setIndices(document.createAccessor().setType('SCALAR').setArray(Uint16Array.from({ length: 18 }, (_, i) => i)));
+  for (const semantic of first.listSemantics()) second.setAttribute(semantic, first.getAttribute(semantic));
+  mesh.addPrimitive(second);
+  const third = document.createPrimitive();
+  for (const semantic of first.listSemantics()) third.setAttribute(semantic, first.getAttribute(semantic));
+  document.createMesh('copy').addPrimitive(third);
+  const untouched = document.createPrimitive().setAttribute('POSITION', position).setMode(Primitive.Mode.POINTS);
+  const keeper = document.createMesh('keeper').addPrimitive(untouched);
+
+  await document.transform(weld({ radius: 1e-5 }));
+  assert.deepEqual(position.getArray(), before, 'the shared POSITION kept its values');
+  assert.equal(first.getAttribute('POSITION').getCount(), 24);
+  assert.equal(second.getAttribute('POSITION').getCount(), 12, 'the second primitive keeps only the vertices it draws');
+  assert.equal(third.getAttribute('POSITION'), first.getAttribute('POSITION'), 'identical primitives share the welded arrays');
+  assert.equal(keeper.listPrimitives()[0].getAttribute('POSITION').getCount(), 8, 'POINTS weld as points');
+  assert.equal(keeper.listPrimitives()[0].getIndices(), null);
+  assert.ok(position.isDisposed(), 'the old accessor, no longer used, is disposed');
+  assert.deepEqual(document.getRoot().listAccessors().filter((a) => a.listParents().length === 1), []);
+});
+
+test('morph targets follow the weld and keep vertices apart where their deltas differ', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  // four triangles of a soup: corners 0/3 and 1/4 coincide; corner 5 coincides with 2 but moves
+  // differently in the morph target
+  const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1e-7]);
+  const deltas = new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 2]);
+  const target = document.createPrimitiveTarget().setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(deltas));
+  const primitive = document
+    .createPrimitive()
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(positions))
+    .addTarget(target);
+  document.createMesh().addPrimitive(primitive).setWeights([0]);
+  const report = weldPrimitive(primitive, { radius: 1e-4 });
+  assert.deepEqual(report.vertices, [6, 4]);
+  assert.equal(target.getAttribute('POSITION').getCount(), 4);
+  assert.deepEqual(Array.from(target.getAttribute('POSITION').getArray()), [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 2]);
+  assert.deepEqual(Array.from(primitive.getIndices().getArray()), [0, 1, 2, 0, 1, 3]);
+});
+
+test('quantized and normalized accessors are compared as the shader sees them and written back in their type', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  document.createExtension(KHRMeshQuantization).setRequired(true);
+  // Int16 positions (not normalized), Int8 normalized normals one step apart, Uint16 normalized UVs
+  const positions = new Int16Array([0, 0, 0, 100, 0, 0, 0, 100, 0, 0, 0, 0, 100, 0, 0, 0, 100, 0]);
+  const normals = new Int8Array([0, 0, 127, 0, 0, 127, 0, 0, 127, 0, 1, 127, 0, 0, 127, 0, 0, 127]);
+  const uvs = new Uint16Array([0, 0, 65535, 0, 0, 65535, 0, 0, 65535, 0, 0, 65535]);
+  const make = () =>
+    document
+      .createPrimitive()
+      .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(positions.slice()))
+      .setAttribute('NORMAL', document.createAccessor().setType('VEC3').setArray(normals.slice()).setNormalized(true))
+      .setAttribute('TEXCOORD_0', document.createAccessor().setType('VEC2').setArray(uvs.slice()).setNormalized(true));
+  const loose = make();
+  const strict = make();
+  document.createMesh().addPrimitive(loose).addPrimitive(strict);
+  // one Int8 step of the normal is 1/127 = 0.0079: within 0.05 (the default), not within 0.001
+  assert.deepEqual(weldPrimitive(loose, { radius: 0.5 }).vertices, [6, 3]);
+  assert.deepEqual(weldPrimitive(strict, { radius: 0.5, tolerances: { NORMAL: 0.001 } }).vertices, [6, 4]);
+  for (const p of [loose, strict]) {
+    assert.ok(p.getAttribute('POSITION').getArray() instanceof Int16Array);
+    assert.ok(p.getAttribute('NORMAL').getArray() instanceof Int8Array);
+    assert.equal(p.getAttribute('NORMAL').getNormalized(), true);
+    assert.ok(p.getAttribute('TEXCOORD_0').getArray() instanceof Uint16Array);
+  }
+  // and a radius of 100 units in Int16 space merges corners 100 apart
+  const coarse = make();
+  document.getRoot().listMeshes()[0].addPrimitive(coarse);
+  assert.equal(weldPrimitive(coarse, { radius: 100, tolerances: { NORMAL: Infinity, TEXCOORD_0: Infinity } }).disposed, true);
+});
+
+test('indices come out as Uint32 only when the vertices do not fit Uint16', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const n = 70000 * 3; // 70,000 separate triangles
+  const positions = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) positions.set([i, (i % 3) * 0.5, 0], 3 * i);
+  const primitive = document.createPrimitive().setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(positions));
+  document.createMesh().addPrimitive(primitive);
+  weldPrimitive(primitive, { radius: 0 });
+  assert.ok(primitive.getIndices().getArray() instanceof Uint32Array);
+  assert.equal(primitive.getIndices().getCount(), n);
+});
+
+test('LINES keep their pairs, strips, loops and fans are converted, with a logged reason', async () => {
+  const document = new Document();
+  const recorder = new Recorder();
+  document.setLogger(recorder);
+  const square = new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1e-7, 0, 0]);
+  const make = (mode, indices) => {
+    const p = document.createPrimitive().setMode(mode).setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(square.slice()));
+    if (indices) p.setIndices(document.createAccessor().setType('SCALAR').setArray(Uint16Array.from(indices)));
+    return p;
+  };
+  const lines = make(Primitive.Mode.LINES, [0, 1, 1, 2, 2, 3, 3, 4, 0, 4]);
+  const loop = make(Primitive.Mode.LINE_LOOP, [0, 1, 2, 3]);
+  const strip = make(Primitive.Mode.TRIANGLE_STRIP, [4, 1, 3, 2]);
+  const fan = make(Primitive.Mode.TRIANGLE_FAN, [4, 1, 2, 3]);
+  const mesh = document.createMesh('modes');
+  for (const p of [lines, loop, strip, fan]) mesh.addPrimitive(p);
+  await document.transform(weld({ radius: 1e-5 }));
+  // vertex 4 welds into 0: the line 0-4 collapses and is removed, the square's 4 sides remain
+  assert.equal(lines.getMode(), Primitive.Mode.LINES);
+  assert.deepEqual(Array.from(lines.getIndices().getArray()), [0, 1, 1, 2, 2, 3, 3, 0]);
+  assert.equal(loop.getMode(), Primitive.Mode.LINES);
+  assert.deepEqual(Array.from(loop.getIndices().getArray()), [0, 1, 1, 2, 2, 3, 3, 0]);
+  assert.equal(strip.getMode(), Primitive.Mode.TRIANGLES);
+  assert.deepEqual(Array.from(strip.getIndices().getArray()), [0, 1, 2, 1, 3, 2]); // triangle 1 of a strip is v1, v3, v2
+  assert.equal(fan.getMode(), Primitive.Mode.TRIANGLES);
+  assert.deepEqual(Array.from(fan.getIndices().getArray()), [0, 1, 2, 1, 3, 2]); // triangle i of a fan is v(i+1), v(i+2), v0
+  const messages = recorder.lines.map(([, text]) => text);
+  for (const text of [
+    "meshweld: mesh 'modes' primitive 1: LINE_LOOP converted to LINES",
+    "meshweld: mesh 'modes' primitive 2: TRIANGLE_STRIP converted to TRIANGLES",
+    "meshweld: mesh 'modes' primitive 3: TRIANGLE_FAN converted to TRIANGLES",
+    "meshweld: mesh 'modes': vertices 20 → 16, triangles 4 → 4, lines 9 → 8, 1 degenerate removed",
+  ]) {
+    assert.ok(messages.includes(text), `${text} not in ${JSON.stringify(messages)}`);
+  }
+});
+
+test('primitives that cannot be welded are skipped with a logged reason', async () => {
+  const document = new Document();
+  const recorder = new Recorder();
+  document.setLogger(recorder);
+  const noPosition = document.createPrimitive().setAttribute('NORMAL', document.createAccessor().setType('VEC3').setArray(new Float32Array(9)));
+  const badIndex = document
+    .createPrimitive()
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(9)))
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 7])));
+  document.createMesh('odd').addPrimitive(noPosition).addPrimitive(badIndex);
+  await document.transform(weld());
+  const warnings = recorder.lines.filter(([level]) => level === 'warn').map(([, text]) => text);
+  assert.deepEqual(warnings, [
+    "meshweld: mesh 'odd' primitive 0 skipped: it has no POSITION attribute",
+    "meshweld: mesh 'odd' primitive 1 skipped: index 2 is 7, beyond its 3 vertices",
+  ]);
+  assert.deepEqual(Array.from(badIndex.getIndices().getArray()), [0, 1, 7], 'a skipped primitive is left as it was');
+});
+
+test("relativeTo 'scene' measures the scenes' diagonal and divides by the nodes' scale", async () => {
+  const document = documentOf({ box: new THREE.BoxGeometry(1, 1, 1).toNonIndexed() }, { jitter: 1e-3 });
+  const node = document.getRoot().listNodes()[0];
+  node.setScale([100, 100, 100]);
+  // scene diagonal 100√3 ≈ 173: 1e-5 of it is 1.7e-3 in world space, 1.7e-5 in the box's units
+  const reportOf = (options) => {
+    const copy = documentOf({ box: new THREE.BoxGeometry(1, 1, 1).toNonIndexed() }, { jitter: 1e-3 });
+    copy.getRoot().listNodes()[0].setScale([100, 100, 100]);
+    return weldPrimitive(copy.getRoot().listMeshes()[0].listPrimitives()[0], options);
+  };
+  const scene = reportOf({ relative: 1e-5, relativeTo: 'scene' });
+  assert.ok(Math.abs(scene.radius / (Math.sqrt(3) * 1e-5) - 1) < 1e-2, String(scene.radius));
+  assert.equal(reportOf({ relative: 1e-2, relativeTo: 'scene' }).vertices[1], 24);
+  assert.ok(reportOf({ relative: 1e-2 }).radius > 0.0169 && reportOf({ relative: 1e-2 }).radius < 0.0175);
+});
+
+test('bad options throw, naming the function, the option and the value', () => {
+  const document = new Document();
+  const primitive = document.createPrimitive();
+  const cases = [
+    [() => weld({ radius: -1 }), /^meshweld: weld: radius must be a finite number >= 0, got -1$/],
+    [() => weld({ radius: '1e-4' }), /^meshweld: weld: radius must be a finite number >= 0, got the string "1e-4"$/],
+    [() => weld({ radius: 1, relative: 1 }), /^meshweld: weld: give radius .* or relative .*, not both$/],
+    [() => weld({ tolerance: 1 }), /^meshweld: weld: unknown option 'tolerance'; the options are radius, relative/],
+    [() => weld({ tolerances: { normal: 0.1 } }), /^meshweld: weld: tolerances: unknown attribute semantic 'normal'; use NORMAL/],
+    [() => weld({ tolerances: { POSITION: 0.1 } }), /^meshweld: weld: tolerances: POSITION is welded within radius/],
+    [() => weld({ tolerances: { NORMAL: NaN } }), /^meshweld: weld: tolerances.NORMAL must be a finite number >= 0, got NaN$/],
+    [() => weld({ relativeTo: 'world' }), /^meshweld: weld: relativeTo must be 'primitive' or 'scene', got the string "world"$/],
+    [() => weld({ method: 'hex' }), /^meshweld: weld: unknown method the string "hex"/],
+    [() => weld({ removeDegenerate: 'yes' }), /^meshweld: weld: removeDegenerate must be a boolean, got the string "yes"$/],
+    [() => weld(42), /^meshweld: weld: options must be an object, got 42$/],
+    [() => weldPrimitive({}, { radius: 1 }), /^meshweld: weldPrimitive: needs a glTF-Transform Primitive, got an object$/],
+    [() => weldPrimitive(primitive, { relative: Infinity }), /^meshweld: weldPrimitive: relative must be a finite number >= 0, got Infinity$/],
+  ];
+  for (const [call, message] of cases) assert.throws(call, { message });
+});
+
+test('non-finite values are reported with the mesh and primitive', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const primitive = document
+    .createPrimitive()
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, NaN, 0, 0, 1, 0])));
+  document.createMesh('broken').addPrimitive(primitive);
+  await assert.rejects(document.transform(weld({ radius: 1e-4 })), { name: 'RangeError', message: /^meshweld: weld: mesh 'broken' primitive 0: .*vertex 1 .*non-finite.*NaN/ });
+});
