@@ -11,17 +11,16 @@ const FLT_MAX = 3.4028234663852886e38;
 
 export const nonFinitePolicies = Object.freeze(['error', 'skip', 'keep']);
 
-/** The bounding-box diagonal of the finite staged points (0 when there are none). */
-export function diagonal(staged, dim) {
-  const heap = view(Float32Array, staged.pointer, staged.count * staged.stride);
+/** The bounding-box diagonal of the finite points of a float array (0 when there are none). */
+export function diagonal(values, count, stride, dim) {
   const low = new Array(dim).fill(Infinity);
   const high = new Array(dim).fill(-Infinity);
-  for (let i = 0; i < staged.count; i++) {
+  for (let i = 0; i < count; i++) {
     let finite = true;
-    for (let a = 0; a < dim; a++) finite &&= Number.isFinite(heap[i * staged.stride + a]);
+    for (let a = 0; a < dim; a++) finite &&= Number.isFinite(values[i * stride + a]);
     if (!finite) continue;
     for (let a = 0; a < dim; a++) {
-      const v = heap[i * staged.stride + a];
+      const v = values[i * stride + a];
       if (v < low[a]) low[a] = v;
       if (v > high[a]) high[a] = v;
     }
@@ -30,13 +29,18 @@ export function diagonal(staged, dim) {
   return Math.hypot(...low.map((l, a) => high[a] - l));
 }
 
-/** The radius of a weld: given, or relativeRadius times the diagonal (0 if it rounds to 0). */
-export function resolveRadius(radius, staged, dim) {
-  if (radius.relativeRadius === undefined) return radius.radius;
-  const r = radius.relativeRadius * diagonal(staged, dim);
+/** relativeRadius times a diagonal, as a weld radius: 0 if it rounds to 0, FLT_MAX at most. */
+export function relativeToRadius(relativeRadius, diagonalLength) {
+  const r = relativeRadius * diagonalLength;
   if (Math.fround(r) === 0) return 0;
   return Number.isFinite(Math.fround(r)) ? r : FLT_MAX; // larger than any distance between float32 points
+}
 
+/** The radius of a weld of staged points: given, or relativeRadius times their diagonal. */
+export function resolveRadius(radius, staged, dim) {
+  if (radius.relativeRadius === undefined) return radius.radius;
+  const values = view(Float32Array, staged.pointer, staged.count * staged.stride);
+  return relativeToRadius(radius.relativeRadius, diagonal(values, staged.count, staged.stride, dim));
 }
 
 // One core weld of finite staged points: the remap, the kept positions, the method.

@@ -1,6 +1,6 @@
 // Point input: the array kinds meshweld accepts, and their staging into the module's memory as
 // float32 (integers converted, normalized integers mapped as a shader maps them).
-import { allocate, copyOut, core, release, view } from './heap.js';
+import { allocate, core, release, view } from './heap.js';
 import { describe, failure } from './check.js';
 
 /** For each integer array type, the divisor of a normalized value and its lowest result. */
@@ -162,9 +162,4 @@ export function compactPoints(frame, staged, dim, mask) {
       k++;
     }
   return { pointer, count: kept, stride: dim };
-}
-
-/** Point i of a staged input: dim float32 values. */
-export function stagedPoint(staged, i, dim) {
-  return copyOut(Float32Array, staged.pointer + i * staged.stride * 4, dim);
 }

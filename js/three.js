@@ -3,9 +3,9 @@
 import { BufferAttribute, BufferGeometry } from 'three';
 import { ready, weld } from './index.js';
 import { firstOfEach, gatherItems } from './gather.js';
-import { boolean, checkOptions, choice, describe, failure } from './check.js';
+import { boolean, checkOptions, choice, describe, distance, failure } from './check.js';
 import { primitives, weldMeshAs } from './mesh.js';
-import { SKIPPED, nonFiniteOption } from './engine.js';
+import { SKIPPED, diagonal, nonFiniteOption, relativeToRadius } from './engine.js';
 import { isIntegerArray, normalizer } from './points.js';
 
 export { ready };
@@ -152,7 +152,8 @@ export function weldGeometry(geometry, options) {
   const positions = readFloats(position);
   if (match === 'all' && radius.relativeRadius !== undefined) {
     // 'all' compares every attribute within the radius itself: resolve it first
-    const r = weld(positions, { dim, relativeRadius: radius.relativeRadius, nonFinite: nonFinite === 'error' ? 'skip' : nonFinite }).radius;
+    distance(radius.relativeRadius, 'relativeRadius', WHO);
+    const r = relativeToRadius(radius.relativeRadius, diagonal(positions, vertexCount, dim, dim));
     for (const key of Object.keys(tolerances)) tolerances[key] = r;
   }
 

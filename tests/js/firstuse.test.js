@@ -269,3 +269,13 @@ test('10: a radius relative to the bounding-box diagonal', () => {
   throwsMessage(() => weld(positions, { relativeRadius: -1 }), RangeError, 'meshweld: weld: relativeRadius must be a finite number >= 0, got -1');
   assert.equal(weld(new Float32Array(6), { relativeRadius: 1 }).count, 1, 'a zero diagonal: radius 0');
 });
+
+test("10: relativeRadius with weldGeometry's 'all': attributes are compared within the same resolved radius", () => {
+  const box = new THREE.BoxGeometry(2, 2, 2).toNonIndexed(); // diagonal 2√3
+  const relative = weldGeometry(box, { relativeRadius: 0.01 });
+  const absolute = weldGeometry(box, { radius: 0.02 * Math.sqrt(3) });
+  assert.equal(relative.userData.meshweld.radius, 0.02 * Math.sqrt(3));
+  assert.deepEqual(relative.index.array, absolute.index.array);
+  assert.equal(relative.getAttribute('position').count, 24);
+  throwsMessage(() => weldGeometry(box, { relativeRadius: -1 }), RangeError, 'meshweld: weldGeometry: relativeRadius must be a finite number >= 0, got -1');
+});
