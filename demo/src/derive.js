@@ -137,7 +137,7 @@ const homeCells = memo((reps, method, r) => {
 export const traceOf = memo((traceWeld, points, r) => (traceWeld ? engineScript(traceWeld, points, r) : null));
 
 /**
- * The page's reading of how grid sizes its cells (c/adaptive.c): from a sample of 256 points, the
+ * The page's reading of how grid sizes its cells (c/cells_data.c): from a sample of 256 points, the
  * median gap between consecutive points or the spacing of a uniform cloud in the sample's box,
  * whichever is smaller, times √5 − 1 ≈ 1.236 (lattices do not line up with cell walls), and never
  * below 2r. Drawn and explained here; the module's own size comes from the trace.
