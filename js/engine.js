@@ -2,7 +2,7 @@
 // the non-finite policy ('error', 'skip', 'keep') around it. Shared by weld and weldMesh.
 import { Attribute, ERROR, Info, Options, copyOut, core, readStruct, view, writeStruct } from './heap.js';
 import { choice, coreError, methods } from './check.js';
-import { compactPoints, nonFiniteMask } from './points.js';
+import { compactPoints, nonFiniteMask, originalInfo } from './points.js';
 
 /** The remap value of a point left out by nonFinite: 'skip'. */
 export const SKIPPED = 0xffffffff;
@@ -67,7 +67,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   }
   const result = readStruct(Info, info);
   if (code !== ERROR.Ok) {
-    throw coreError(code, result, who, { value: staged.value, element, attributeName: attributes && ((k) => attributes[k].name) });
+    throw coreError(code, originalInfo(result, staged), who, { value: staged.value, element, attributeName: attributes && ((k) => attributes[k].name) });
   }
   const count = result.unique_count;
   if (!kept) {
@@ -102,7 +102,6 @@ export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'erro
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
   if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element }), skipped: 0 };
   const finite = compactPoints(frame, staged, mode.dim, mask);
-  finite.value = (at, axis) => view(Float32Array)[(finite.pointer >>> 2) + at * mode.dim + axis];
   const compactAttributes = attributes?.map((a) => {
     const pointer = frame.alloc(finite.count * a.itemSize * 4);
     const source = view(Float32Array, a.pointer, staged.count * a.itemSize);

@@ -6,7 +6,7 @@
 // the non-finite policy), mesh.js (weldMesh), inspect.js (the teaching helpers).
 import { ERROR, Info, Options, copyOut, core, readStruct, view, withFrame } from './heap.js';
 import { checkOptions, choice, coreError, describe, failure, methods, radiusOption, strideOption, weldMode } from './check.js';
-import { PointBuffer, stagePoints } from './points.js';
+import { compactPoints, nonFiniteMask, originalInfo, stagePoints } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 
 export { ready } from './heap.js';
@@ -92,25 +92,12 @@ export class Welder {
     const normalized = o.normalized ?? this.#normalized;
     return withFrame((frame) => {
       let staged = stagePoints(frame, points, { stride, normalized, who });
-      let mask = null;
-      if (this.#nonFinite === 'skip') {
-        const heap = view(Float32Array, staged.pointer, staged.count * stride);
-        mask = new Uint8Array(staged.count);
-        let kept = 0;
-        for (let i = 0; i < staged.count; i++) {
-          for (let a = 0; a < this.#dim; a++) if (!Number.isFinite(heap[i * stride + a])) mask[i] = 1;
-          kept += mask[i] ? 0 : 1;
-        }
-        const packed = frame.alloc(kept * stride * 4);
-        const target = view(Float32Array, packed, kept * stride);
-        const source = view(Float32Array, staged.pointer, staged.count * stride);
-        for (let i = 0, k = 0; i < staged.count; i++) if (!mask[i]) target.set(source.subarray(i * stride, (i + 1) * stride), stride * k++);
-        staged = { ...staged, pointer: packed, count: kept };
-      }
+      const mask = this.#nonFinite === 'skip' ? nonFiniteMask(staged, this.#dim) : null;
+      if (mask) staged = compactPoints(frame, staged, this.#dim, mask);
       const remap = frame.alloc(staged.count * 4);
       const info = frame.struct(Info);
-      const code = core().meshweld_welderAdd(welder, remap, staged.pointer, staged.count, stride * 4, info);
-      if (code !== ERROR.Ok) throw coreError(code, readStruct(Info, info), who, { value: staged.value });
+      const code = core().meshweld_welderAdd(welder, remap, staged.pointer, staged.count, staged.stride * 4, info);
+      if (code !== ERROR.Ok) throw coreError(code, originalInfo(readStruct(Info, info), staged), who, { value: staged.value });
       const batch = copyOut(Uint32Array, remap, staged.count);
       if (!mask) return batch;
       const out = new Uint32Array(mask.length);

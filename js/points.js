@@ -149,17 +149,26 @@ export function nonFiniteMask(staged, dim) {
   return mask;
 }
 
-/** The staged points whose mask is 0, packed (dim floats each) into the frame. */
+/**
+ * The staged points whose mask is 0, packed (dim floats each) into the frame; `origin` maps each
+ * back to its input index, and `value` reads coordinates by that input index, for messages.
+ */
 export function compactPoints(frame, staged, dim, mask) {
   let kept = 0;
   for (let i = 0; i < staged.count; i++) kept += mask[i] ? 0 : 1;
   const pointer = frame.alloc(kept * dim * 4);
+  const origin = new Uint32Array(kept);
   const source = view(Float32Array, staged.pointer, staged.count * staged.stride);
   const target = view(Float32Array, pointer, kept * dim);
   for (let i = 0, k = 0; i < staged.count; i++)
     if (!mask[i]) {
       for (let a = 0; a < dim; a++) target[k * dim + a] = source[i * staged.stride + a];
-      k++;
+      origin[k++] = i;
     }
-  return { pointer, count: kept, stride: dim };
+  return { pointer, count: kept, stride: dim, origin, value: staged.value };
+}
+
+/** The Info of a failed call on compacted points, with error_point as an input index. */
+export function originalInfo(info, staged) {
+  return staged.origin && info.error_point < staged.origin.length ? { ...info, error_point: staged.origin[info.error_point] } : info;
 }

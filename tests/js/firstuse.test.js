@@ -279,3 +279,12 @@ test("10: relativeRadius with weldGeometry's 'all': attributes are compared with
   assert.equal(relative.getAttribute('position').count, 24);
   throwsMessage(() => weldGeometry(box, { relativeRadius: -1 }), RangeError, 'meshweld: weldGeometry: relativeRadius must be a finite number >= 0, got -1');
 });
+
+test('7: with nonFinite skip, an error on the points that remain names the input index', () => {
+  const points = [NaN, 0, 0, NaN, 0, 0, 3e38, 0, 0];
+  throwsMessage(() => weld(points, { radius: 1e-6, method: 'grid-2r', nonFinite: 'skip' }), RangeError,
+    /^meshweld: weld: point 2 coordinate x = 3e\+38 is too large for the radius/);
+  const w = new Welder({ radius: 1e-6, method: 'grid-2r', nonFinite: 'skip' });
+  throwsMessage(() => w.add(points), RangeError, /^meshweld: Welder.add: point 2 coordinate x = 3e\+38 is too large/);
+  w.dispose();
+});
