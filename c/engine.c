@@ -1,8 +1,9 @@
 /* The spatial engine: the precise weld (each point merges into the earliest representative within
  * r, the naive result) computed in cell order, while the result stays defined by input order.
  *
- *   1. sort the nodes by cell (GRID's data-sized cells; a counting sort, stable, so each cell keeps
- *      node order) and copy their coordinates into that order;
+ *   1. sort the nodes by cell (GRID's data-sized cells, keyed by their position in the box: a
+ *      counting sort on the key when the box is small, an LSD radix sort when it is sparse; both
+ *      stable, so each cell keeps node order) and copy their coordinates into that order;
  *   2. find every pair within r in cell order: each cell against itself and the half of its
  *      neighbours that come after it (13 in 3D, 4 in 2D), as molecular-dynamics cell lists do, so
  *      each pair is met once; a point tests a neighbour only when its r-box touches it;
@@ -20,25 +21,32 @@
 
 #include <math.h>
 
-/* The half shell: offsets (dx, dy, dz) that come after (0, 0, 0) in z-major order. */
-static const int8_t mw_shell3[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},  {-1, -1, 1},
-                                        {0, -1, 1}, {1, -1, 1}, {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},
-                                        {-1, 1, 1}, {0, 1, 1},  {1, 1, 1}};
-static const int8_t mw_shell2[4][3] = {{1, 0, 0}, {-1, 1, 0}, {0, 1, 0}, {1, 1, 0}};
+/* The half shell: offsets (dx, dy, dz) that come after (0, 0, 0) in z-major order, so that their
+ * linear key offset dx + ex (dy + ey dz) is positive. */
+static const int8_t mw_shell[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},  {-1, -1, 1},
+                                       {0, -1, 1}, {1, -1, 1}, {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},
+                                       {-1, 1, 1}, {0, 1, 1},  {1, 1, 1}};
+
+/* A point in sorted order: coordinates and node together, one cache line holds four. */
+typedef struct mw_Point4 {
+    float x, y, z;
+    uint32_t node;
+} mw_Point4;
 
 typedef struct mw_Sorted {
-    uint32_t* node;    /* sorted position -> node */
-    float* x;          /* coordinates in sorted order, one array per axis */
-    float* y;
-    float* z;
-    uint32_t* start;   /* cell -> its first sorted position; start[cells] = count */
+    mw_Point4* p;     /* the nodes' points in cell order */
+    uint32_t* start;  /* cell -> its first sorted position; start[cells] = count */
+    uint64_t* key;    /* sparse cells: cell -> its linear key, ascending; NULL: cell c has key c */
     size_t cells;
-    /* flat cells: cell (a, b, c) is (a - origin[0]) + extent[0] * ((b - origin[1]) + extent[1] * (c - origin[2]));
-     * hashed cells: table maps a cell's key to its number */
-    int flat;
+    /* the linear key of cell (a, b, c): (a - origin[0]) + extent[0] ((b - origin[1]) + extent[1] (c - origin[2])),
+     * with a margin of one cell on each side of the box, so that every neighbour has a key */
     int32_t origin[3];
-    size_t extent[3];
-    mw_Table table;
+    uint64_t extent[3];
+    uint64_t delta[13]; /* the half shell's key offsets */
+    /* for each way a point's r-box leaves its cell (touch + 1 per axis, base 3), the half-shell
+     * neighbours it touches */
+    uint8_t touched[27][13];
+    uint8_t touched_count[27];
 } mw_Sorted;
 
 typedef struct mw_Pairs {
@@ -48,20 +56,145 @@ typedef struct mw_Pairs {
     size_t tests, test_budget;
 } mw_Pairs;
 
+static const float* mw_nodePoint(const mw_Nodes* nodes, size_t j)
+{
+    return mw_point(nodes->points, nodes->stride, nodes->point ? nodes->point[j] : j);
+}
+
 static void mw_nodeCell(const mw_Nodes* nodes, const mw_DataCells* cells, size_t j, int32_t f[3])
 {
-    const float* p = mw_point(nodes->points, nodes->stride, nodes->point ? nodes->point[j] : j);
+    const float* p = mw_nodePoint(nodes, j);
     f[0] = mw_floor((double)p[0] * cells->inverse);
     f[1] = mw_floor((double)p[1] * cells->inverse);
     f[2] = nodes->dim == 3 ? mw_floor((double)p[2] * cells->inverse) : 0;
 }
 
-/* Step 1. cell[] receives each node's cell number, then is free for the caller. */
+static uint64_t mw_cellKey(const mw_Sorted* s, const int32_t f[3])
+{
+    return (uint64_t)(f[0] - s->origin[0]) +
+           s->extent[0] * ((uint64_t)(f[1] - s->origin[1]) + s->extent[1] * (uint64_t)(f[2] - s->origin[2]));
+}
+
+/* The shell tables for this box. */
+static void mw_shellSetup(mw_Sorted* s, int dim)
+{
+    int shells = dim == 3 ? 13 : 4;
+    for (int k = 0; k < shells; ++k) {
+        const int8_t* d = mw_shell[k];
+        s->delta[k] = (uint64_t)((int64_t)d[0] + (int64_t)s->extent[0] * ((int64_t)d[1] + (int64_t)s->extent[1] * d[2]));
+    }
+    for (int t = 0; t < 27; ++t) {
+        int touch[3] = {t % 3 - 1, t / 3 % 3 - 1, t / 9 - 1};
+        s->touched_count[t] = 0;
+        for (int k = 0; k < shells; ++k) {
+            const int8_t* d = mw_shell[k];
+            if ((!d[0] || d[0] == touch[0]) && (!d[1] || d[1] == touch[1]) && (!d[2] || d[2] == touch[2]))
+                s->touched[t][s->touched_count[t]++] = (uint8_t)k;
+        }
+    }
+}
+
+/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort of 11-bit digits, then the runs
+ * of equal keys are the cells. sorted[] receives the nodes in cell order. */
+static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                         double range, uint32_t* sorted)
+{
+    size_t m = nodes->count;
+    int bits = 1;
+    while (bits < 64 && (double)((uint64_t)1 << bits) < range)
+        bits++;
+    uint64_t* keys = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    uint64_t* keys2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    uint32_t* nodes2 = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, 2048, sizeof(uint32_t));
+    if (!keys || !keys2 || !nodes2 || !count)
+        return meshweld_ErrorMemory;
+    for (size_t j = 0; j < m; ++j) {
+        int32_t f[3];
+        mw_nodeCell(nodes, cells, j, f);
+        keys[j] = mw_cellKey(s, f);
+        sorted[j] = (uint32_t)j;
+    }
+    uint32_t* from_node = sorted;
+    for (int shift = 0; shift < bits; shift += 11) {
+        memset(count, 0, 2048 * sizeof(uint32_t));
+        for (size_t j = 0; j < m; ++j)
+            count[(keys[j] >> shift) & 2047]++;
+        uint32_t sum = 0;
+        for (int d = 0; d < 2048; ++d) {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        uint32_t* to_node = from_node == sorted ? nodes2 : sorted;
+        for (size_t j = 0; j < m; ++j) {
+            uint32_t at = count[(keys[j] >> shift) & 2047]++;
+            keys2[at] = keys[j];
+            to_node[at] = from_node[j];
+        }
+        uint64_t* t = keys;
+        keys = keys2, keys2 = t;
+        from_node = to_node;
+    }
+    if (from_node != sorted)
+        memcpy(sorted, from_node, m * sizeof(uint32_t));
+    /* the runs of equal keys */
+    size_t runs = 1;
+    for (size_t j = 1; j < m; ++j)
+        runs += keys[j] != keys[j - 1];
+    s->cells = runs;
+    s->key = (uint64_t*)mw_arenaAllocate(arena, runs, sizeof(uint64_t));
+    s->start = (uint32_t*)mw_arenaAllocate(arena, runs + 1, sizeof(uint32_t));
+    if (!s->key || !s->start)
+        return meshweld_ErrorMemory;
+    size_t c = 0;
+    for (size_t j = 0; j < m; ++j)
+        if (j == 0 || keys[j] != keys[j - 1]) {
+            s->key[c] = keys[j];
+            s->start[c++] = (uint32_t)j;
+        }
+    s->start[runs] = (uint32_t)m;
+    mw_arenaRelease(arena, keys);
+    mw_arenaRelease(arena, keys2);
+    mw_arenaRelease(arena, nodes2);
+    mw_arenaRelease(arena, count);
+    return meshweld_Ok;
+}
+
+/* Dense boxes (at most two cells per node): a counting sort on the key itself. cell[] is
+ * scratch for m keys. */
+static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                         size_t range, uint32_t* cell, uint32_t* sorted)
+{
+    size_t m = nodes->count;
+    s->cells = range;
+    s->start = (uint32_t*)mw_arenaAllocate(arena, range + 1, sizeof(uint32_t));
+    if (!s->start)
+        return meshweld_ErrorMemory;
+    memset(s->start, 0, (range + 1) * sizeof(uint32_t));
+    for (size_t j = 0; j < m; ++j) {
+        int32_t f[3];
+        mw_nodeCell(nodes, cells, j, f);
+        cell[j] = (uint32_t)mw_cellKey(s, f);
+        s->start[cell[j] + 1]++;
+    }
+    for (size_t c = 0; c < range; ++c)
+        s->start[c + 1] += s->start[c];
+    for (size_t j = 0; j < m; ++j) /* stable: start[c] runs to the end of cell c, then shifts back */
+        sorted[s->start[cell[j]]++] = (uint32_t)j;
+    for (size_t c = range; c > 0; --c)
+        s->start[c] = s->start[c - 1];
+    s->start[0] = 0;
+    return meshweld_Ok;
+}
+
+/* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys: the
+ * caller welds sequentially). cell[] is m words of scratch. */
 static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                         uint32_t* cell)
 {
     size_t m = nodes->count;
-    int32_t lo[3], hi[3];
+    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (size_t j = 0; j < m; ++j) {
         int32_t f[3];
         mw_nodeCell(nodes, cells, j, f);
@@ -70,71 +203,30 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
             hi[a] = j == 0 || f[a] > hi[a] ? f[a] : hi[a];
         }
     }
-    /* a flat array when the box, with a margin of one cell for the neighbours, holds at most two
-     * cells per node (dense sets); else a hash table numbers the occupied cells */
-    double volume = 1.0;
+    double range = 1.0;
     for (int a = 0; a < 3; ++a) {
-        s->origin[a] = lo[a] - (a < nodes->dim);
-        s->extent[a] = (size_t)((int64_t)hi[a] - lo[a] + 1 + 2 * (a < nodes->dim));
-        volume *= (double)s->extent[a];
+        int pad = a < nodes->dim;
+        s->origin[a] = lo[a] - pad;
+        s->extent[a] = (uint64_t)((int64_t)hi[a] - lo[a] + 1 + 2 * pad);
+        range *= (double)s->extent[a];
     }
-    s->flat = volume <= 2.0 * (double)m + 4096.0;
-    if (s->flat) {
-        s->cells = (size_t)volume;
-        for (size_t j = 0; j < m; ++j) {
-            int32_t f[3];
-            mw_nodeCell(nodes, cells, j, f);
-            cell[j] = (uint32_t)((size_t)(f[0] - s->origin[0]) +
-                                 s->extent[0] * ((size_t)(f[1] - s->origin[1]) +
-                                                 s->extent[1] * (size_t)(f[2] - s->origin[2])));
-        }
-    } else {
-        if (mw_tableReserveWith(&s->table, m / 4 + 16, mw_cellHash))
-            return meshweld_ErrorMemory;
-        s->cells = 0;
-        for (size_t j = 0; j < m; ++j) {
-            int32_t f[3];
-            mw_nodeCell(nodes, cells, j, f);
-            uint32_t a = (uint32_t)f[0], b = (uint32_t)f[1], c = (uint32_t)f[2];
-            mw_Entry* e = mw_tableFindHashed(&s->table, mw_cellHash(a, b, c), a, b, c);
-            if (e->value == MW_NONE) {
-                if (s->table.count + 1 > (s->table.mask + 1) / 2) {
-                    if (mw_tableReserveWith(&s->table, s->table.count * 2 + 1, mw_cellHash))
-                        return meshweld_ErrorMemory;
-                    e = mw_tableFindHashed(&s->table, mw_cellHash(a, b, c), a, b, c);
-                }
-                e->key[0] = a, e->key[1] = b, e->key[2] = c;
-                e->value = (uint32_t)s->cells++;
-                s->table.count++;
-            }
-            cell[j] = e->value;
-        }
-    }
-
-    s->start = (uint32_t*)mw_arenaAllocate(arena, s->cells + 1, sizeof(uint32_t));
-    s->node = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    s->x = (float*)mw_arenaAllocate(arena, m, sizeof(float));
-    s->y = (float*)mw_arenaAllocate(arena, m, sizeof(float));
-    s->z = (float*)mw_arenaAllocate(arena, m, sizeof(float));
-    if (!s->start || !s->node || !s->x || !s->y || !s->z)
+    if (range >= 0x1p62)
+        return MW_DENSE;
+    mw_shellSetup(s, nodes->dim);
+    uint32_t* sorted = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
+    if (!sorted || !s->p)
         return meshweld_ErrorMemory;
-    memset(s->start, 0, (s->cells + 1) * sizeof(uint32_t));
-    for (size_t j = 0; j < m; ++j)
-        s->start[cell[j] + 1]++;
-    for (size_t c = 0; c < s->cells; ++c)
-        s->start[c + 1] += s->start[c];
-    /* stable scatter: start[c] runs to the end of cell c, then start[] is shifted back */
-    for (size_t j = 0; j < m; ++j) {
-        uint32_t at = s->start[cell[j]]++;
-        const float* p = mw_point(nodes->points, nodes->stride, nodes->point ? nodes->point[j] : j);
-        s->node[at] = (uint32_t)j;
-        s->x[at] = p[0];
-        s->y[at] = p[1];
-        s->z[at] = nodes->dim == 3 ? p[2] : 0.0f;
+    int error = range <= 2.0 * (double)m + 4096.0 ? mw_countCells(s, arena, nodes, cells, (size_t)range, cell, sorted)
+                                                 : mw_radixCells(s, arena, nodes, cells, range, sorted);
+    if (error)
+        return error;
+    for (size_t at = 0; at < m; ++at) {
+        const float* q = mw_nodePoint(nodes, sorted[at]);
+        mw_Point4* t = &s->p[at];
+        t->x = q[0], t->y = q[1], t->z = nodes->dim == 3 ? q[2] : 0.0f, t->node = sorted[at];
     }
-    for (size_t c = s->cells; c > 0; --c)
-        s->start[c] = s->start[c - 1];
-    s->start[0] = 0;
+    mw_arenaRelease(arena, sorted);
     return meshweld_Ok;
 }
 
@@ -166,16 +258,17 @@ static int mw_pairsRoom(mw_Pairs* pairs, mw_Arena* arena, size_t more)
 static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t from, size_t to, double r2,
                          const mw_Nodes* nodes)
 {
-    double px = s->x[i], py = s->y[i], pz = s->z[i];
-    uint32_t a = s->node[i];
+    const mw_Point4* q = s->p;
+    double px = q[i].x, py = q[i].y, pz = q[i].z;
+    uint32_t a = q[i].node;
     size_t n = pairs->count;
     uint32_t* earlier = pairs->earlier;
     uint32_t* later = pairs->later;
     pairs->tests += to - from;
     if (nodes->match && nodes->match->count) {
         for (size_t t = from; t < to; ++t) {
-            double dx = px - s->x[t], dy = py - s->y[t], dz = pz - s->z[t];
-            uint32_t b = s->node[t];
+            double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+            uint32_t b = q[t].node;
             uint32_t e = a < b ? a : b, l = a < b ? b : a;
             if (dx * dx + dy * dy + dz * dz <= r2 &&
                 mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
@@ -185,8 +278,8 @@ static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t f
         }
     } else {
         for (size_t t = from; t < to; ++t) {
-            double dx = px - s->x[t], dy = py - s->y[t], dz = pz - s->z[t];
-            uint32_t b = s->node[t];
+            double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+            uint32_t b = q[t].node;
             earlier[n] = a < b ? a : b;
             later[n] = a < b ? b : a;
             n += dx * dx + dy * dy + dz * dz <= r2;
@@ -195,19 +288,23 @@ static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t f
     pairs->count = n;
 }
 
-/* The sorted range of the cell at offset d from cell c (whose key is f). */
-static void mw_neighbour(const mw_Sorted* s, size_t c, const int32_t f[3], const int8_t d[3], size_t* from, size_t* to)
+/* The cell whose key is key + delta, after cell c (the half shell's keys are larger), or cells. */
+static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta)
 {
-    if (s->flat) {
-        size_t n = c + (size_t)((ptrdiff_t)d[0] + (ptrdiff_t)s->extent[0] * ((ptrdiff_t)d[1] + (ptrdiff_t)s->extent[1] * d[2]));
-        *from = s->start[n], *to = s->start[n + 1];
-        return;
+    if (!s->key)
+        return c + delta;
+    uint64_t want = s->key[c] + delta;
+    if (c + 1 < s->cells && s->key[c + 1] == want) /* the next cell along x: the usual case */
+        return c + 1;
+    size_t lo = c + 1, hi = s->cells;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->key[mid] < want)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    uint32_t a = (uint32_t)(f[0] + d[0]), b = (uint32_t)(f[1] + d[1]), k = (uint32_t)(f[2] + d[2]);
-    const mw_Entry* e = mw_tableFindHashed(&s->table, mw_cellHash(a, b, k), a, b, k);
-    *from = *to = 0;
-    if (e->value != MW_NONE)
-        *from = s->start[e->value], *to = s->start[e->value + 1];
+    return lo < s->cells && s->key[lo] == want ? lo : s->cells;
 }
 
 /* Step 2. */
@@ -215,34 +312,26 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
                         const mw_DataCells* cells)
 {
     double r2 = nodes->radius * nodes->radius;
-    int dim = nodes->dim, shells = dim == 3 ? 13 : 4;
-    const int8_t(*shell)[3] = dim == 3 ? mw_shell3 : mw_shell2;
+    int dim = nodes->dim;
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
-        if (from == to)
-            continue;
         for (size_t i = from; i < to; ++i) {
             int error = mw_pairsRoom(pairs, arena, to - i - 1);
             if (error)
                 return error;
             mw_pairsWith(pairs, s, i, i + 1, to, r2, nodes);
-            double u[3] = {s->x[i] * cells->inverse, s->y[i] * cells->inverse, s->z[i] * cells->inverse};
+            double u[3] = {s->p[i].x * cells->inverse, s->p[i].y * cells->inverse, s->p[i].z * cells->inverse};
             int32_t f[3];
             int t[3];
             mw_dataCell(cells, u, dim, f, t);
-            if ((t[0] | t[1] | t[2]) == 0)
-                continue; /* the r-box lies in the point's own cell: a sparse set's usual case */
-            for (int k = 0; k < shells; ++k) {
-                const int8_t* d = shell[k];
-                if ((d[0] && d[0] != t[0]) || (d[1] && d[1] != t[1]) || (d[2] && d[2] != t[2]))
+            int state = (t[0] + 1) + 3 * (t[1] + 1) + 9 * (t[2] + 1);
+            for (int k = 0; k < s->touched_count[state]; ++k) { /* none when the r-box lies in the cell */
+                size_t n = mw_neighbour(s, c, s->delta[s->touched[state][k]]);
+                if (n >= s->cells || s->start[n] == s->start[n + 1])
                     continue;
-                size_t a, b;
-                mw_neighbour(s, c, f, d, &a, &b);
-                if (a == b)
-                    continue;
-                if ((error = mw_pairsRoom(pairs, arena, b - a)) != 0)
+                if ((error = mw_pairsRoom(pairs, arena, s->start[n + 1] - s->start[n])) != 0)
                     return error;
-                mw_pairsWith(pairs, s, i, a, b, r2, nodes);
+                mw_pairsWith(pairs, s, i, s->start[n], s->start[n + 1], r2, nodes);
             }
             if (pairs->tests > pairs->test_budget)
                 return MW_DENSE;
@@ -251,7 +340,32 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     return meshweld_Ok;
 }
 
-int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineStats* stats)
+/* The trace's record of the sort: the order, and the occupied cells with their keys. */
+static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m)
+{
+    if (trace->order)
+        for (size_t i = 0; i < m; ++i)
+            trace->order[i] = s->p[i].node;
+    size_t occupied = 0;
+    for (size_t c = 0; c < s->cells; ++c) {
+        if (s->start[c] == s->start[c + 1])
+            continue;
+        if (trace->cell_keys) {
+            uint64_t key = s->key ? s->key[c] : c;
+            trace->cell_keys[occupied * 3] = (int)((int64_t)(key % s->extent[0]) + s->origin[0]);
+            trace->cell_keys[occupied * 3 + 1] = (int)((int64_t)(key / s->extent[0] % s->extent[1]) + s->origin[1]);
+            trace->cell_keys[occupied * 3 + 2] = (int)((int64_t)(key / s->extent[0] / s->extent[1]) + s->origin[2]);
+        }
+        if (trace->cell_start)
+            trace->cell_start[occupied] = s->start[c];
+        occupied++;
+    }
+    if (trace->cell_start)
+        trace->cell_start[occupied] = (uint32_t)m;
+    trace->cells = occupied;
+}
+
+int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace)
 {
     size_t m = nodes->count;
     if (m == 0)
@@ -260,10 +374,14 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     mw_Sorted s;
     memset(&s, 0, sizeof(s));
     mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, 16 * m + 65536};
-    int error = meshweld_ErrorMemory;
+    int phases = trace ? trace->phases : 5, error;
 
-    /* owner[] serves as the cells' numbers until the walk */
+    /* owner[] serves as scratch until the walk */
     if ((error = mw_sortNodes(&s, &arena, nodes, cells, owner)) != meshweld_Ok)
+        goto done;
+    if (trace)
+        mw_traceSort(trace, &s, m);
+    if (phases <= 2)
         goto done;
     /* a cheap pre-check: the tests within cells alone would pass the budget */
     size_t within = 0;
@@ -278,19 +396,16 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     if ((error = mw_pairsRoom(&pairs, &arena, m / 2 + 1024)) != meshweld_Ok ||
         (error = mw_findPairs(&pairs, &arena, &s, nodes, cells)) != meshweld_Ok)
         goto done;
-    if (stats)
-        stats->cells = s.flat ? s.table.count : s.cells, stats->tests = pairs.tests, stats->pairs = pairs.count;
-    if (stats && s.flat) {
-        size_t occupied = 0;
-        for (size_t c = 0; c < s.cells; ++c)
-            occupied += s.start[c + 1] > s.start[c];
-        stats->cells = occupied;
+    if (trace) {
+        trace->tests = pairs.tests, trace->pair_count = pairs.count;
+        for (size_t k = 0; trace->pairs && k < pairs.count && k < trace->pair_capacity; ++k)
+            trace->pairs[2 * k] = pairs.earlier[k], trace->pairs[2 * k + 1] = pairs.later[k];
     }
-    mw_arenaRelease(&arena, s.x);
-    mw_arenaRelease(&arena, s.y);
-    mw_arenaRelease(&arena, s.z);
+    if (phases <= 3)
+        goto done;
+    mw_arenaRelease(&arena, s.p);
     mw_arenaRelease(&arena, s.start);
-    mw_tableFree(&s.table);
+    mw_arenaRelease(&arena, s.key);
 
     /* step 3: each node's earlier neighbours, by a counting sort of the pairs on the later node */
     uint32_t* first = (uint32_t*)mw_arenaAllocate(&arena, m + 1, sizeof(uint32_t));
@@ -309,6 +424,8 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     for (size_t j = m; j > 0; --j)
         first[j] = first[j - 1];
     first[0] = 0;
+    if (phases <= 4)
+        goto done;
 
     /* step 4: the greedy, in node order, over the graph alone; node a is a representative when
      * owner[a] == a (every a < j is decided) */
@@ -320,9 +437,7 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
         }
         owner[j] = best == MW_NONE ? (uint32_t)j : best;
     }
-    error = meshweld_Ok;
 done:
-    mw_tableFree(&s.table);
     mw_arenaFree(&arena);
     return error;
 }

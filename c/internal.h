@@ -303,15 +303,11 @@ typedef struct mw_Nodes {
 
 #define MW_DENSE 1 /* mw_engineWeld: too many pairs within r; the caller welds sequentially */
 
-/* What the engine did, for the trace: cell size, occupied cells, distance tests, pairs. */
-typedef struct mw_EngineStats {
-    size_t cells, tests, pairs;
-} mw_EngineStats;
+/* What the engine did, for meshweld_trace: the public struct, filled by node (the caller turns
+ * nodes into input points); phases says how far to go (2 sort, 3 pairs, 4 graph, 5 walk). */
+typedef meshweld_Trace mw_EngineTrace;
 
-/* owner[j] receives the node that node j merges into: the earliest earlier node within r (passing
- * the match) that is a representative, or j itself. That is the naive greedy over the nodes in
- * order. Returns meshweld_Ok, MW_DENSE (nothing decided) or meshweld_ErrorMemory. */
-int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineStats* stats);
+int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
 
 /* ---- the welder, shared by welder.c (the loop, NAIVE, KDTREE), squares.c (the article's grids)
  * and adaptive.c (GRID) ---- */
@@ -337,6 +333,7 @@ struct meshweld_Welder {
     /* GRID: the representatives' index, and the first batch's cell size (the data's spacing) */
     mw_Index index;
     double spacing;
+    meshweld_Trace* trace; /* meshweld_trace: what the engine does, recorded */
 
     /* One-shot square grids whose cells fit a flat array (dense points): cell (a, b, c) is
      * dense[(a - origin[0]) + extent[0] * ((b - origin[1]) + extent[1] * (c - origin[2]))],

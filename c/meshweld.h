@@ -246,6 +246,33 @@ MESHWELD_API int meshweld_lookups(int method, int dim);
  */
 MESHWELD_API int meshweld_cells(int* keys, double* cell_size, const float* point, const meshweld_Options* options);
 
+/* What GRID's spatial engine does on one weld, for teaching and inspection (the demo draws it).
+ * Every buffer may be NULL; each has room for count elements unless said otherwise. */
+typedef struct meshweld_Trace {
+    int phases;                 /* input: run phases 1 to phases: 1 duplicates, 2 sort, 3 pairs, 4 graph,
+                                 * 5 walk (the weld; remap is complete only then) */
+    unsigned int* distinct;     /* input buffer: node -> its first input point (nodes in first-appearance order) */
+    unsigned int* order;        /* input buffer: the nodes sorted by cell, as input points */
+    int* cell_keys;             /* input buffer, 3 * count ints: each occupied cell's key (i, j, k), in sorted order */
+    unsigned int* cell_start;   /* input buffer, count + 1: cell c holds order[cell_start[c] .. cell_start[c + 1]) */
+    unsigned int* pairs;        /* input buffer, 2 * pair_capacity: the pairs within r as input points, earlier
+                                 * first, in the order the cell-by-cell search found them */
+    size_t pair_capacity;       /* input */
+    size_t nodes;               /* output: distinct positions */
+    size_t cells;               /* output: occupied cells */
+    size_t tests;               /* output: distance tests of the pair search */
+    size_t pair_count;          /* output: pairs within r (those beyond pair_capacity are not written) */
+    double cell_size;           /* output: the cells' edge; cell (i, j, k) is [i c, (i + 1) c) x [j c, (j + 1) c) x .. */
+    int engine;                 /* output: 1 the spatial engine ran, 0 it fell back to the sequential search */
+} meshweld_Trace;
+
+/**
+ * meshweld_weld with method GRID (one shot), recording what its spatial engine does in trace.
+ * options->method is ignored (GRID runs); radius must be > 0. Returns as meshweld_weld.
+ */
+MESHWELD_API int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_t stride,
+                                const meshweld_Options* options, meshweld_Trace* trace);
+
 /* Names: "auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree", "grid"; NULL for an unknown method. */
 MESHWELD_API const char* meshweld_methodName(int method);
 

@@ -165,6 +165,14 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     if ((error = mw_findNodes(w, remap, points, count, stride, &b, info)) != meshweld_Ok)
         goto done;
 
+    meshweld_Trace* trace = w->trace;
+    if (trace) {
+        trace->nodes = b.nodes;
+        if (trace->distinct)
+            memcpy(trace->distinct, b.node_point, b.nodes * sizeof(uint32_t));
+        if (trace->phases <= 1)
+            goto done;
+    }
     double size;
     if ((error = mw_cellSize(w, points, stride, &b, coarse, &size)) != meshweld_Ok) {
         mw_forgetNodes(w, points, stride, &b);
@@ -204,7 +212,19 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     mw_DataCells cells;
     mw_dataCellsSet(&cells, size, w->radius);
     mw_Nodes nodes = {points, stride, w->dim, b.free_point, b.free, w->radius, NULL};
-    int engine = mw_engineWeld(b.owner, &nodes, &cells, NULL);
+    int engine = mw_engineWeld(b.owner, &nodes, &cells, trace);
+    if (trace) {
+        /* the trace speaks of input points: in a one-shot weld every node is free */
+        trace->cell_size = size;
+        trace->engine = engine == meshweld_Ok;
+        for (size_t k = 0; trace->order && k < trace->nodes && engine == meshweld_Ok; ++k)
+            trace->order[k] = b.free_point[trace->order[k]];
+        size_t written = trace->pair_count < trace->pair_capacity ? trace->pair_count : trace->pair_capacity;
+        for (size_t k = 0; trace->pairs && k < 2 * written && trace->phases >= 3; ++k)
+            trace->pairs[k] = b.free_point[trace->pairs[k]];
+        if (trace->phases < 5 && engine == meshweld_Ok)
+            goto done;
+    }
     if (engine == meshweld_Ok) {
         for (size_t k = 0; k < b.free; ++k) {
             uint32_t j = b.free_node[k], o = b.owner[k];

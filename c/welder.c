@@ -465,3 +465,26 @@ int meshweld_gather(float* destination, size_t unique_count, const unsigned int*
     mw_deallocate(seen);
     return meshweld_Ok;
 }
+
+int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_t stride,
+                   const meshweld_Options* options, meshweld_Trace* trace)
+{
+    if (!trace || !options)
+        return meshweld_ErrorNull;
+    meshweld_Options grid = *options;
+    grid.method = meshweld_MethodGrid;
+    if (!(options->radius > 0.0f))
+        return meshweld_ErrorRadius;
+    meshweld_Welder w;
+    int error = mw_init(&w, &grid);
+    if (error)
+        return error;
+    trace->nodes = trace->cells = trace->tests = trace->pair_count = 0;
+    trace->cell_size = 0;
+    trace->engine = 0;
+    w.oneshot = 1;
+    w.trace = trace;
+    error = meshweld_welderAdd(&w, remap, points, count, stride, NULL);
+    mw_release(&w);
+    return error;
+}
