@@ -271,7 +271,7 @@ typedef struct meshweld_Trace {
  * options->method is ignored (GRID runs); radius must be > 0. Returns as meshweld_weld.
  */
 MESHWELD_API int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_t stride,
-                                const meshweld_Options* options, meshweld_Trace* trace);
+                                const meshweld_Options* options, meshweld_Trace* trace, meshweld_Info* info);
 
 /* Names: "auto", "naive", "grid-r", "grid-2r", "hex", "bcc", "kdtree", "grid"; NULL for an unknown method. */
 MESHWELD_API const char* meshweld_methodName(int method);

@@ -467,7 +467,7 @@ int meshweld_gather(float* destination, size_t unique_count, const unsigned int*
 }
 
 int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_t stride,
-                   const meshweld_Options* options, meshweld_Trace* trace)
+                   const meshweld_Options* options, meshweld_Trace* trace, meshweld_Info* info)
 {
     if (!trace || !options)
         return meshweld_ErrorNull;
@@ -484,7 +484,7 @@ int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_
     trace->engine = 0;
     w.oneshot = 1;
     w.trace = trace;
-    error = meshweld_welderAdd(&w, remap, points, count, stride, NULL);
+    error = meshweld_welderAdd(&w, remap, points, count, stride, info);
     mw_release(&w);
     return error;
 }

@@ -24,12 +24,21 @@ export const ERROR = Object.freeze({
 });
 
 // The structs the JS side writes or reads. In wasm32 int, float, size_t and pointers are all 4
-// bytes with 4-byte alignment, so each field follows the previous one with no padding.
-const FIELD = { int: Int32Array, float: Float32Array, size: Uint32Array, pointer: Uint32Array };
+// bytes with 4-byte alignment; a double is 8 bytes aligned to 8, as is a struct holding one.
+const FIELD = { int: Int32Array, float: Float32Array, size: Uint32Array, pointer: Uint32Array, double: Float64Array };
 
 function struct(name, fields) {
-  const layout = { name, size: 4 * fields.length, fields: {} };
-  fields.forEach(([field, type], k) => (layout.fields[field] = { offset: 4 * k, View: FIELD[type] }));
+  const layout = { name, size: 0, fields: {} };
+  let align = 4;
+  for (const [field, type] of fields) {
+    const View = FIELD[type];
+    const bytes = View.BYTES_PER_ELEMENT;
+    align = Math.max(align, bytes);
+    layout.size = Math.ceil(layout.size / bytes) * bytes;
+    layout.fields[field] = { offset: layout.size, View };
+    layout.size += bytes;
+  }
+  layout.size = Math.ceil(layout.size / align) * align;
   return Object.freeze(layout);
 }
 
@@ -37,6 +46,12 @@ function struct(name, fields) {
 export const Options = struct('meshweld_Options', [['dim', 'int'], ['radius', 'float'], ['method', 'int'], ['store', 'int']]);
 /** meshweld_Info: size_t unique_count, int method, size_t error_point, int error_axis. */
 export const Info = struct('meshweld_Info', [['unique_count', 'size'], ['method', 'int'], ['error_point', 'size'], ['error_axis', 'int']]);
+/** meshweld_Trace: what GRID's spatial engine did (see c/meshweld.h). */
+export const Trace = struct('meshweld_Trace', [
+  ['phases', 'int'], ['distinct', 'pointer'], ['order', 'pointer'], ['cell_keys', 'pointer'], ['cell_start', 'pointer'],
+  ['pairs', 'pointer'], ['pair_capacity', 'size'], ['nodes', 'size'], ['cells', 'size'], ['tests', 'size'],
+  ['pair_count', 'size'], ['cell_size', 'double'], ['engine', 'int'],
+]);
 /** meshweld_Attribute: const float* data, size_t stride, int size, float tolerance. */
 export const Attribute = struct('meshweld_Attribute', [['data', 'pointer'], ['stride', 'size'], ['size', 'int'], ['tolerance', 'float']]);
 
@@ -120,14 +135,14 @@ export function writeStruct(layout, pointer, values) {
   for (const [name, value] of Object.entries(values)) {
     const field = layout.fields[name];
     if (!field) throw new Error(`meshweld: internal: ${layout.name} has no field ${name}`);
-    view(field.View)[(pointer + field.offset) >>> 2] = value;
+    view(field.View)[(pointer + field.offset) / field.View.BYTES_PER_ELEMENT] = value;
   }
 }
 
 /** Reads every field of a struct at `pointer` into an object. */
 export function readStruct(layout, pointer) {
   const out = {};
-  for (const [name, field] of Object.entries(layout.fields)) out[name] = view(field.View)[(pointer + field.offset) >>> 2];
+  for (const [name, field] of Object.entries(layout.fields)) out[name] = view(field.View)[(pointer + field.offset) / field.View.BYTES_PER_ELEMENT];
   return out;
 }
 

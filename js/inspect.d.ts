@@ -17,3 +17,31 @@ export function cells(
   point: ArrayLike<number>,
   options: { method?: Method; store?: Store; dim?: 2 | 3; radius: number },
 ): { keys: Int32Array; size: number };
+
+/** What the spatial engine behind `grid` and `auto` did on one weld (see traceWeld). */
+export interface WeldTrace {
+  /** Exactly weld(points, { dim, radius, method: 'grid' })'s remap and count. */
+  remap: Uint32Array;
+  count: number;
+  /** The edge of the engine's cells: cell (i, j, k) covers [i c, (i + 1) c) on each axis. */
+  cellSize: number;
+  /** 'sequential': clusters too dense for the engine; order, cells and pairs are then empty. */
+  engine: 'spatial' | 'sequential';
+  /** The input index of each distinct position, in order of first appearance. */
+  distinct: Uint32Array;
+  /** The distinct points (as input indices) sorted by cell. */
+  order: Uint32Array;
+  /** 3 integers per occupied cell (z = 0 in 2D), in sorted order. */
+  cellKeys: Int32Array;
+  /** Cell c holds order[cellStart[c] .. cellStart[c + 1]). */
+  cellStart: Uint32Array;
+  /** The pairs within r as input indices [a0, b0, a1, b1, ...], a < b, in the order found. */
+  pairs: Uint32Array;
+  /** Distance tests made by the pair search. */
+  tests: number;
+  /** Milliseconds of each phase, measured in this runtime. */
+  phases: { name: 'duplicates' | 'sort' | 'pairs' | 'graph' | 'walk'; ms: number }[];
+}
+
+/** Runs `grid`'s spatial engine on points (dim floats each) and records what it does, for teaching. */
+export function traceWeld(points: Float32Array | Float64Array | readonly number[], options: { dim?: 2 | 3; radius: number }): WeldTrace;

@@ -1,7 +1,8 @@
 // meshweld/inspect: the teaching helpers behind the demo: the bound R of a method, the cells a
 // grid method searches for a point, the look-ups per point, and the module's memory.
-import { Options, copyOut, core, view, withFrame } from './heap.js';
+import { Info, Options, Trace, copyOut, core, readStruct, view, withFrame } from './heap.js';
 import { checkOptions, coreError, describe, failure, methods, radiusOption, weldMode } from './check.js';
+import { stagePoints } from './points.js';
 
 export { ready, memoryBytes } from './heap.js';
 
@@ -51,5 +52,66 @@ export function cells(point, options) {
       throw failure(RangeError, who, `cells of point (${v}): ${coreError(n, null, who).message.replace(/^meshweld: cells: /, '')}`);
     }
     return { keys: copyOut(Int32Array, keys, n * 3), size: n > 0 ? view(Float64Array)[size >>> 3] : 0 };
+  });
+}
+
+const PHASES = ['duplicates', 'sort', 'pairs', 'graph', 'walk'];
+const now = () => (globalThis.performance ?? Date).now();
+
+/**
+ * What the spatial engine behind `grid` and `auto` does on one weld, for teaching: the distinct
+ * points, their order by cell, the occupied cells, the pairs within r found cell by cell, and the
+ * milliseconds of each phase (measured here by running the module's weld up to each phase in
+ * turn). `remap` and `count` are exactly those of weld(points, { dim, radius, method: 'grid' }).
+ * With `engine: 'sequential'` (clusters too dense for the engine) order, cells and pairs are empty.
+ */
+export function traceWeld(points, options) {
+  const who = 'traceWeld';
+  core();
+  const o = checkOptions(options, who, ['dim', 'radius']);
+  const { radius } = radiusOption(o, who);
+  const mode = weldMode({ dim: o.dim }, who);
+  if (!(radius > 0)) throw failure(RangeError, who, `radius must be > 0, got ${describe(radius)}`);
+  return withFrame((frame) => {
+    const staged = stagePoints(frame, points, { stride: mode.dim, who });
+    const n = staged.count;
+    const capacity = 4 * n + 65536; // the engine's own budget of pairs
+    const buffers = {
+      distinct: frame.alloc(4 * n), order: frame.alloc(4 * n), cell_keys: frame.alloc(12 * n),
+      cell_start: frame.alloc(4 * n + 4), pairs: frame.alloc(8 * capacity),
+    };
+    const remap = frame.alloc(4 * n);
+    const opts = frame.struct(Options, { dim: mode.dim, radius, method: 0, store: 0 });
+    const trace = frame.struct(Trace, { ...buffers, pair_capacity: capacity });
+    const info = frame.struct(Info);
+    const phases = [];
+    let before = 0;
+    for (let k = 1; k <= PHASES.length; k++) {
+      view(Int32Array)[trace >>> 2] = k; // phases
+      const t0 = now();
+      const code = core().meshweld_trace(remap, staged.pointer, n, 4 * mode.dim, opts, trace, info);
+      const ms = now() - t0;
+      if (code !== 0) throw coreError(code, readStruct(Info, info), who, { value: staged.value });
+      phases.push({ name: PHASES[k - 1], ms: Math.max(0, ms - before) });
+      before = ms;
+    }
+    const t = readStruct(Trace, trace);
+    const spatial = t.engine === 1;
+    const out = copyOut(Uint32Array, remap, n);
+    let count = 0;
+    for (let i = 0; i < n; i++) count = Math.max(count, out[i] + 1);
+    return {
+      remap: out,
+      count,
+      cellSize: t.cell_size,
+      engine: spatial ? 'spatial' : 'sequential',
+      distinct: copyOut(Uint32Array, buffers.distinct, t.nodes),
+      order: spatial ? copyOut(Uint32Array, buffers.order, t.nodes) : new Uint32Array(0),
+      cellKeys: spatial ? copyOut(Int32Array, buffers.cell_keys, 3 * t.cells) : new Int32Array(0),
+      cellStart: spatial ? copyOut(Uint32Array, buffers.cell_start, t.cells + 1) : new Uint32Array(0),
+      pairs: spatial ? copyOut(Uint32Array, buffers.pairs, 2 * Math.min(t.pair_count, capacity)) : new Uint32Array(0),
+      tests: spatial ? t.tests : 0,
+      phases,
+    };
   });
 }

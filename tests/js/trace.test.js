@@ -1,0 +1,81 @@
+// traceWeld: what the spatial engine does, checked against the weld and a brute force.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ready, weld } from 'meshweld';
+import { traceWeld } from 'meshweld/inspect';
+import { mulberry32 } from '../../bench/prng.mjs';
+
+await ready;
+
+function cloud(n, dim, size, seed) {
+  const random = mulberry32(seed);
+  const points = new Float32Array(n * dim);
+  for (let i = 0; i < points.length; i++) points[i] = Math.fround(random() * size);
+  for (let i = 0; i < n; i += 17) points.copyWithin(i * dim, 0, dim); // exact copies of point 0
+  return points;
+}
+
+for (const dim of [2, 3]) {
+  test(`traceWeld ${dim}D: the weld's remap, the distinct points sorted by cell, every pair within r once`, () => {
+    const points = cloud(1500, dim, 40, 7 + dim);
+    const radius = 1.25;
+    const t = traceWeld(points, { dim, radius });
+    const w = weld(points, { dim, radius, method: 'grid' });
+    assert.deepEqual(t.remap, w.remap);
+    assert.equal(t.count, w.count);
+    assert.equal(t.engine, 'spatial');
+    assert.ok(t.cellSize >= 2 * radius);
+    // distinct: the first appearance of each position
+    const seen = new Map();
+    for (let i = 0; i < points.length / dim; i++) {
+      const key = Array.from(points.subarray(i * dim, i * dim + dim)).join();
+      if (!seen.has(key)) seen.set(key, i);
+    }
+    assert.deepEqual([...t.distinct], [...seen.values()]);
+    // order: a permutation of distinct, each cell's points inside its cell
+    assert.deepEqual([...t.order].sort((a, b) => a - b), [...t.distinct].sort((a, b) => a - b));
+    assert.equal(t.cellStart.length, t.cellKeys.length / 3 + 1);
+    for (let c = 0; c + 1 < t.cellStart.length; c++) {
+      for (let k = t.cellStart[c]; k < t.cellStart[c + 1]; k++) {
+        for (let a = 0; a < dim; a++) {
+          assert.equal(Math.floor(points[t.order[k] * dim + a] / t.cellSize), t.cellKeys[3 * c + a]);
+        }
+      }
+    }
+    // pairs: exactly the distinct pairs within r, each once, earlier first
+    const expected = new Set();
+    const d = t.distinct;
+    for (let x = 0; x < d.length; x++) {
+      for (let y = x + 1; y < d.length; y++) {
+        let s = 0;
+        for (let a = 0; a < dim; a++) s += (points[d[x] * dim + a] - points[d[y] * dim + a]) ** 2;
+        if (s <= radius * radius) expected.add(`${d[x]},${d[y]}`);
+      }
+    }
+    const found = new Set();
+    for (let k = 0; k < t.pairs.length; k += 2) {
+      assert.ok(t.pairs[k] < t.pairs[k + 1]);
+      found.add(`${t.pairs[k]},${t.pairs[k + 1]}`);
+    }
+    assert.equal(found.size, t.pairs.length / 2, 'a pair found twice');
+    assert.deepEqual([...found].sort(), [...expected].sort());
+    assert.ok(t.tests >= found.size);
+    assert.deepEqual(t.phases.map((p) => p.name), ['duplicates', 'sort', 'pairs', 'graph', 'walk']);
+    assert.ok(t.phases.every((p) => p.ms >= 0));
+  });
+}
+
+test('traceWeld: dense clusters fall back to the sequential search, with the same remap', () => {
+  const points = new Float32Array(3 * 3000);
+  for (let i = 0; i < 3000; i++) points[3 * i] = Math.fround(i * 1e-4); // all within r of each other
+  const t = traceWeld(points, { radius: 1 });
+  assert.equal(t.engine, 'sequential');
+  assert.equal(t.pairs.length, 0);
+  assert.deepEqual(t.remap, weld(points, { radius: 1, method: 'grid' }).remap);
+});
+
+test('traceWeld: bad input is refused by name', () => {
+  assert.throws(() => traceWeld(new Float32Array([0, 0, NaN]), { radius: 1 }), /traceWeld: point 0 has a non-finite coordinate z/);
+  assert.throws(() => traceWeld(new Float32Array(3), { radius: 0 }), /traceWeld: radius must be > 0/);
+  assert.throws(() => traceWeld(new Float32Array(3), { radius: 1, method: 'grid' }), /traceWeld.*method/);
+});
