@@ -336,6 +336,9 @@ for (let k = 0; k < 8; k++) {
   corpora.query.push([`names-${k}`, b]);
 }
 
+// the engine's target reads the weld target's bytes: the same seeds
+corpora.engine = corpora.weld;
+
 for (const [target, seeds] of Object.entries(corpora)) {
   const dir = join(here, 'corpus', target);
   mkdirSync(dir, { recursive: true });

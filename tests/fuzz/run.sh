@@ -20,7 +20,7 @@ fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(weld welder mesh query)
+[ ${#targets[@]} -gt 0 ] || targets=(weld welder mesh query engine)
 
 if [ "$built" = 0 ]; then
   if ! command -v clang >/dev/null; then
