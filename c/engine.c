@@ -161,10 +161,11 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     return meshweld_Ok;
 }
 
-/* Dense boxes (at most two cells per node): a counting sort on the key itself. cell[] is
+/* Dense boxes (at most two cells per node): a counting sort on the key itself, whose scatter
+ * writes the points straight into their sorted place (the input is read in order). cell[] is
  * scratch for m keys. */
 static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                         size_t range, uint32_t* cell, uint32_t* sorted)
+                         size_t range, uint32_t* cell)
 {
     size_t m = nodes->count;
     s->cells = range;
@@ -180,8 +181,11 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     }
     for (size_t c = 0; c < range; ++c)
         s->start[c + 1] += s->start[c];
-    for (size_t j = 0; j < m; ++j) /* stable: start[c] runs to the end of cell c, then shifts back */
-        sorted[s->start[cell[j]]++] = (uint32_t)j;
+    for (size_t j = 0; j < m; ++j) { /* stable: start[c] runs to the end of cell c, then shifts back */
+        const float* q = mw_nodePoint(nodes, j);
+        mw_Point4* t = &s->p[s->start[cell[j]]++];
+        t->x = q[0], t->y = q[1], t->z = nodes->dim == 3 ? q[2] : 0.0f, t->node = (uint32_t)j;
+    }
     for (size_t c = range; c > 0; --c)
         s->start[c] = s->start[c - 1];
     s->start[0] = 0;
@@ -213,12 +217,14 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
     if (range >= 0x1p62)
         return MW_DENSE;
     mw_shellSetup(s, nodes->dim);
-    uint32_t* sorted = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
     s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
-    if (!sorted || !s->p)
+    if (!s->p)
         return meshweld_ErrorMemory;
-    int error = range <= 2.0 * (double)m + 4096.0 ? mw_countCells(s, arena, nodes, cells, (size_t)range, cell, sorted)
-                                                 : mw_radixCells(s, arena, nodes, cells, range, sorted);
+    if (range <= 2.0 * (double)m + 4096.0)
+        return mw_countCells(s, arena, nodes, cells, (size_t)range, cell);
+    /* sparse: the radix sort gives the order, and the points are gathered into it */
+    uint32_t* sorted = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+    int error = sorted ? mw_radixCells(s, arena, nodes, cells, range, sorted) : meshweld_ErrorMemory;
     if (error)
         return error;
     for (size_t at = 0; at < m; ++at) {
