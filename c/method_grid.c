@@ -22,7 +22,7 @@ typedef struct mw_Batch {
     uint32_t* node_point; /* node -> its first point */
     uint32_t* node_out;   /* node -> its output */
     uint32_t* free_point; /* the nodes step 2 left, by their first point */
-    uint32_t* free_node;  /* ... and by their node */
+    uint32_t* free_node;  /* ... and by their node (NULL when every node is free) */
     uint32_t* owner;      /* free node -> the free node it merges into */
     unsigned char* settled; /* per point: bit set when remap[i] is already an output (earlier batch) */
     size_t nodes, free;
@@ -142,7 +142,7 @@ static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t st
             q = mw_newRep(w, p);
             mw_indexInsert(&w->index, &w->reps, w->dim, q);
         }
-        b->node_out[b->free_node[k]] = q;
+        b->node_out[b->free_node ? b->free_node[k] : k] = q;
     }
 }
 
@@ -178,13 +178,16 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         mw_forgetNodes(w, points, stride, &b);
         goto done;
     }
-    /* everything that can fail is reserved here, before the welder changes */
-    b.node_out = (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
-    b.free_point = (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
-    b.free_node = (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
+    /* everything that can fail is reserved here, before the welder changes. Without earlier
+     * representatives every node is free: the free list is the node list, and the outputs are
+     * numbered in place of the owners */
+    int all_free = rep_before == 0;
     b.owner = (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
+    b.node_out = all_free ? b.owner : (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
+    b.free_point = all_free ? b.node_point : (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
+    b.free_node = all_free ? NULL : (uint32_t*)mw_arenaAllocate(&arena, b.nodes, sizeof(uint32_t));
     error = meshweld_ErrorMemory;
-    if (!b.node_out || !b.free_point || !b.free_node || !b.owner || mw_reserveReps(w, b.nodes) ||
+    if (!b.node_out || !b.free_point || (!all_free && !b.free_node) || !b.owner || mw_reserveReps(w, b.nodes) ||
         (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
                          ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.nodes)
                          : mw_indexReserve(&w->index, b.nodes)))) {
@@ -194,7 +197,9 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     error = meshweld_Ok;
 
     /* step 2 */
-    for (size_t j = 0; j < b.nodes; ++j) {
+    if (all_free)
+        b.free = b.nodes;
+    for (size_t j = 0; !all_free && j < b.nodes; ++j) {
         uint32_t q = MW_NONE;
         if (rep_before > 0) {
             double p[3];
@@ -226,8 +231,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             goto done;
     }
     if (engine == meshweld_Ok) {
-        for (size_t k = 0; k < b.free; ++k) {
-            uint32_t j = b.free_node[k], o = b.owner[k];
+        for (size_t k = 0; k < b.free; ++k) { /* node_out may be owner itself: owner[k] is read first */
+            uint32_t j = b.free_node ? b.free_node[k] : (uint32_t)k, o = b.owner[k];
             if (o == k) {
                 double p[3];
                 mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
@@ -235,7 +240,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
                 if (indexed)
                     mw_indexInsert(&w->index, &w->reps, w->dim, b.node_out[j]);
             } else {
-                b.node_out[j] = b.node_out[b.free_node[o]];
+                b.node_out[j] = b.node_out[b.free_node ? b.free_node[o] : o];
             }
         }
     } else {
