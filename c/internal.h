@@ -228,6 +228,35 @@ static inline int mw_match(const mw_Match* m, size_t a, size_t b)
     return 1;
 }
 
+/* exact.c: the exact-duplicate pass. The exact key of a point: its bits, -0 folded onto +0. */
+static inline void mw_exactKey(const float* src, int dim, uint32_t key[3])
+{
+    float v[3] = {src[0] + 0.0f, src[1] + 0.0f, dim == 3 ? src[2] + 0.0f : 0.0f}; /* -0 + 0 = +0 */
+    memcpy(key, v, sizeof(v));
+}
+
+/* A batch's distinct positions: its nodes. */
+typedef struct mw_Distinct {
+    uint32_t* node_point;   /* room for count: node -> its first point */
+    unsigned char* settled; /* count bits, cleared (NULL when the table is empty): set where remap[i] is already
+                             * an earlier batch's output */
+    size_t nodes;
+    double extent;          /* the largest |coordinate| */
+} mw_Distinct;
+
+/* Finds the nodes of a batch: remap[i] receives point i's node, or its output where the settled
+ * bit is set. The table keeps this batch's nodes as placeholders until mw_exactSettle (or
+ * mw_exactForget). A one-shot pass drops the table when it hits less than one point in eight (a
+ * cloud of distinct points): later duplicates are then nodes of their own, which every method
+ * merges anyway. Fails on a non-finite coordinate (info names it) or memory, the table as before. */
+int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
+                 int dim, mw_Distinct* d, meshweld_Info* info);
+/* Removes the batch's placeholders. */
+void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim, const mw_Distinct* d);
+/* Every node answered (node_out): the table (when not NULL) keeps their outputs, remap is rewritten. */
+void mw_exactSettle(mw_Table* exact, unsigned int* remap, const float* points, size_t count, size_t stride, int dim,
+                    const mw_Distinct* d, const uint32_t* node_out);
+
 /* cells_data.c: GRID's cell scheme, squares or cubes sized to the data (at least 2r). A point p
  * searches the cells that its r-box [p - r, p + r] touches, 1 or 2 per axis. */
 typedef struct mw_DataCells {

@@ -188,10 +188,9 @@ static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key
 }
 
 /* The exact-duplicate key of a point (-0 folded onto +0) and its hash. */
-static void mw_exactKey(const meshweld_Welder* w, const float* src, mw_Key* k)
+static void mw_exactHashed(const meshweld_Welder* w, const float* src, mw_Key* k)
 {
-    float v[3] = {src[0] + 0.0f, src[1] + 0.0f, w->dim == 3 ? src[2] + 0.0f : 0.0f}; /* -0 + 0 = +0 */
-    memcpy(k->key, v, sizeof(v));
+    mw_exactKey(src, w->dim, k->key);
     k->hash = mw_hash(k->key[0], k->key[1], k->key[2]);
 }
 
@@ -220,7 +219,7 @@ static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_
     }
     for (size_t j = 0; j < fresh_count; ++j) {
         mw_Key k;
-        mw_exactKey(w, mw_point(points, stride, fresh[j]), &k);
+        mw_exactHashed(w, mw_point(points, stride, fresh[j]), &k);
         mw_tableErase(&w->exact, mw_find(&w->exact, &k));
     }
 }
@@ -247,7 +246,7 @@ int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         }
         const float* src = mw_point(points, stride, i);
         mw_Key key;
-        mw_exactKey(w, src, &key);
+        mw_exactHashed(w, src, &key);
         mw_Entry* e = mw_find(&w->exact, &key);
         if (e->value == MW_NONE) {
             double p[3];

@@ -178,8 +178,7 @@ static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
 /* The exact-duplicate slot of a point; -0 and +0 share one. */
 static mw_Entry* mw_exactSlot(meshweld_Welder* w, const float* src, uint32_t key[3])
 {
-    float v[3] = {src[0] + 0.0f, src[1] + 0.0f, w->dim == 3 ? src[2] + 0.0f : 0.0f}; /* -0 + 0 = +0 */
-    memcpy(key, v, sizeof(v));
+    mw_exactKey(src, w->dim, key);
     return mw_tableFind(&w->exact, key[0], key[1], key[2]);
 }
 
