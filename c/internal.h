@@ -306,6 +306,11 @@ typedef struct mw_Reps {
     size_t count, capacity;
 } mw_Reps;
 
+/* reps.c: room for count more representatives; one more (room made); everything freed. */
+int mw_repsReserve(mw_Reps* reps, size_t count);
+uint32_t mw_repsAdd(mw_Reps* reps, const double p[3]);
+void mw_repsFree(mw_Reps* reps);
+
 /* Rebuilds the index with cells of edge size and room for room more representatives. */
 int mw_indexRebuild(mw_Index* index, const mw_Reps* reps, int dim, double size, double radius, size_t room);
 /* Makes room for count more representatives in the table. */
@@ -394,8 +399,6 @@ static inline void mw_load(double p[3], const float* src, int dim)
 
 int mw_isGrid(int method); /* GRID_R, GRID_2R, HEX, BCC: the article's grids */
 void mw_setMethod(meshweld_Welder* w, int method);
-int mw_reserveReps(meshweld_Welder* w, size_t count); /* room for count more representatives */
-uint32_t mw_newRep(meshweld_Welder* w, const double p[3]);
 
 /* A batch of a grid method (squares.c); on error the welder is as before. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);

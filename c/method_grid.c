@@ -52,7 +52,7 @@ static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t st
         mw_load(p, mw_point(points, stride, b->free_point[k]), w->dim);
         uint32_t q = mw_indexEarliest(&w->index, &w->reps, w->dim, p, w->r2, NULL, 0);
         if (q == MW_NONE) {
-            q = mw_newRep(w, p);
+            q = mw_repsAdd(&w->reps, p);
             mw_indexInsert(&w->index, &w->reps, w->dim, q);
         }
         b->node_out[b->free_node ? b->free_node[k] : k] = q;
@@ -100,7 +100,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     b.free_point = all_free ? b.d.node_point : (uint32_t*)mw_arenaAllocate(&arena, b.d.nodes, sizeof(uint32_t));
     b.free_node = all_free ? NULL : (uint32_t*)mw_arenaAllocate(&arena, b.d.nodes, sizeof(uint32_t));
     error = meshweld_ErrorMemory;
-    if (!b.node_out || !b.free_point || (!all_free && !b.free_node) || !b.owner || mw_reserveReps(w, b.d.nodes) ||
+    if (!b.node_out || !b.free_point || (!all_free && !b.free_node) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
         (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
                          ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.d.nodes)
                          : mw_indexReserve(&w->index, b.d.nodes)))) {
@@ -149,7 +149,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             if (o == k) {
                 double p[3];
                 mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
-                b.node_out[j] = mw_newRep(w, p);
+                b.node_out[j] = mw_repsAdd(&w->reps, p);
                 if (indexed)
                     mw_indexInsert(&w->index, &w->reps, w->dim, b.node_out[j]);
             } else {

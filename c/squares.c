@@ -17,7 +17,7 @@ static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key*
             if (e->value != MW_NONE)
                 return e->value;
         }
-        uint32_t rep = mw_newRep(w, p);
+        uint32_t rep = mw_repsAdd(&w->reps, p);
         memcpy(home->key, cells[0].key, sizeof(home->key));
         home->value = rep;
         w->cells.count++;
@@ -33,7 +33,7 @@ static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key*
     }
     if (best != MW_NONE)
         return best;
-    uint32_t rep = mw_newRep(w, p);
+    uint32_t rep = mw_repsAdd(&w->reps, p);
     if (home->value == MW_NONE) {
         memcpy(home->key, cells[0].key, sizeof(home->key));
         w->cells.count++;
@@ -172,7 +172,7 @@ static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key
             if (v != MW_NONE)
                 return v;
         }
-        return *home = mw_newRep(w, p);
+        return *home = mw_repsAdd(&w->reps, p);
     }
     uint32_t best = MW_NONE;
     for (int k = 0; k < count; ++k)
@@ -181,7 +181,7 @@ static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key
                 best = q;
     if (best != MW_NONE)
         return best;
-    uint32_t rep = mw_newRep(w, p);
+    uint32_t rep = mw_repsAdd(&w->reps, p);
     w->reps.next[rep] = *home;
     *home = rep;
     return rep;
@@ -237,7 +237,7 @@ int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     for (size_t i = 0; i < count; ++i) {
         if (i % MW_WINDOW == 0) {
             size_t m = count - i < MW_WINDOW ? count - i : MW_WINDOW;
-            if (mw_reserveReps(w, m) || mw_tableReserve(&w->exact, w->exact.count + m) ||
+            if (mw_repsReserve(&w->reps, m) || mw_tableReserve(&w->exact, w->exact.count + m) ||
                 (!dense && mw_tableReserveWith(&w->cells, w->cells.count + m, mw_cellHash))) {
                 mw_rollbackGrid(w, rep_before, fresh, fresh_count, points, stride);
                 error = meshweld_ErrorMemory;

@@ -46,15 +46,12 @@ static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
 
 static void mw_release(meshweld_Welder* w)
 {
-    mw_deallocate(w->reps.xyz);
-    mw_deallocate(w->reps.next);
+    mw_repsFree(&w->reps);
     mw_tableFree(&w->exact);
     mw_tableFree(&w->cells);
     mw_kdFree(&w->tree);
     mw_indexFree(&w->index);
     mw_deallocate(w->dense);
-    w->reps.xyz = NULL;
-    w->reps.next = NULL;
     w->dense = NULL;
 }
 
@@ -120,50 +117,12 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
     return meshweld_Ok; /* not reached */
 }
 
-/* Makes room for count more representatives (and their precise-store links). */
-int mw_reserveReps(meshweld_Welder* w, size_t count)
-{
-    size_t total = w->reps.count + count;
-    if (total <= w->reps.capacity)
-        return meshweld_Ok;
-    int linked = (w->store == meshweld_StorePrecise && mw_isGrid(w->method)) || w->method == meshweld_MethodGrid ||
-                 w->reps.next != NULL;
-    size_t capacity = w->reps.capacity * 2 > total ? w->reps.capacity * 2 : total;
-    float* reps = (float*)mw_allocate(capacity, 3 * sizeof(float));
-    uint32_t* next = linked && reps ? (uint32_t*)mw_allocate(capacity, sizeof(uint32_t)) : NULL;
-    if (!reps || (linked && !next)) {
-        mw_deallocate(reps);
-        return meshweld_ErrorMemory;
-    }
-    if (w->reps.count) {
-        memcpy(reps, w->reps.xyz, w->reps.count * 3 * sizeof(float));
-        if (next && w->reps.next)
-            memcpy(next, w->reps.next, w->reps.count * sizeof(uint32_t));
-    }
-    mw_deallocate(w->reps.xyz);
-    mw_deallocate(w->reps.next);
-    w->reps.xyz = reps;
-    w->reps.next = next;
-    w->reps.capacity = capacity;
-    return meshweld_Ok;
-}
-
 /* Makes room for count more points in every table, so that the batch allocates nothing else. */
 static int mw_reserve(meshweld_Welder* w, size_t count)
 {
-    if (mw_reserveReps(w, count) || mw_tableReserve(&w->exact, w->exact.count + count))
+    if (mw_repsReserve(&w->reps, count) || mw_tableReserve(&w->exact, w->exact.count + count))
         return meshweld_ErrorMemory;
     return meshweld_Ok;
-}
-
-uint32_t mw_newRep(meshweld_Welder* w, const double p[3])
-{
-    uint32_t rep = (uint32_t)w->reps.count++;
-    float* q = &w->reps.xyz[rep * 3];
-    q[0] = (float)p[0];
-    q[1] = (float)p[1];
-    q[2] = (float)p[2];
-    return rep;
 }
 
 /* NAIVE: the earliest representative within r, by a scan of them all. */
@@ -172,7 +131,7 @@ static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
     for (size_t q = 0; q < w->reps.count; ++q)
         if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
             return (uint32_t)q;
-    return mw_newRep(w, p);
+    return mw_repsAdd(&w->reps, p);
 }
 
 /* The exact-duplicate slot of a point; -0 and +0 share one. */
@@ -264,7 +223,7 @@ static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* po
             continue;
         double p[3];
         mw_load(p, mw_point(points, stride, first[d]), w->dim);
-        absorb.rep = mw_newRep(w, p);
+        absorb.rep = mw_repsAdd(&w->reps, p);
         mw_kdVisit(&fresh, p, w->r2, mw_absorb, &absorb);
     }
 
@@ -339,7 +298,7 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
             if (slot->value == MW_NONE) {
                 double p[3];
                 mw_load(p, src, w->dim);
-                mw_exactInsert(w, slot, key, w->radius == 0 ? mw_newRep(w, p) : mw_weldNaive(w, p));
+                mw_exactInsert(w, slot, key, w->radius == 0 ? mw_repsAdd(&w->reps, p) : mw_weldNaive(w, p));
             }
             remap[i] = slot->value;
         }
