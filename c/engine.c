@@ -294,15 +294,21 @@ static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t f
     pairs->count = n;
 }
 
-/* The cell whose key is key + delta, after cell c (the half shell's keys are larger), or cells. */
-static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta)
+/* The cell whose key is key[c] + delta (a half-shell neighbour of cell c, so after it), or cells.
+ * The wanted keys grow with c, so a cursor per offset only moves forward: galloping from it costs
+ * O(cells) per offset over the whole search, whatever the gaps. */
+static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t* cursor)
 {
     if (!s->key)
         return c + delta;
     uint64_t want = s->key[c] + delta;
-    if (c + 1 < s->cells && s->key[c + 1] == want) /* the next cell along x: the usual case */
-        return c + 1;
-    size_t lo = c + 1, hi = s->cells;
+    size_t lo = *cursor > c ? *cursor : c + 1, step = 1, hi = lo;
+    while (hi < s->cells && s->key[hi] < want) { /* gallop, then bisect [lo, hi) */
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    hi = hi < s->cells ? hi + 1 : s->cells;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (s->key[mid] < want)
@@ -310,6 +316,7 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta)
         else
             hi = mid;
     }
+    *cursor = lo;
     return lo < s->cells && s->key[lo] == want ? lo : s->cells;
 }
 
@@ -319,6 +326,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
 {
     double r2 = nodes->radius * nodes->radius;
     int dim = nodes->dim;
+    size_t cursor[13] = {0};
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
         for (size_t i = from; i < to; ++i) {
@@ -332,7 +340,8 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
             mw_dataCell(cells, u, dim, f, t);
             int state = (t[0] + 1) + 3 * (t[1] + 1) + 9 * (t[2] + 1);
             for (int k = 0; k < s->touched_count[state]; ++k) { /* none when the r-box lies in the cell */
-                size_t n = mw_neighbour(s, c, s->delta[s->touched[state][k]]);
+                int shell = s->touched[state][k];
+                size_t n = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
                 if (n >= s->cells || s->start[n] == s->start[n + 1])
                     continue;
                 if ((error = mw_pairsRoom(pairs, arena, s->start[n + 1] - s->start[n])) != 0)
