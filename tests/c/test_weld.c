@@ -582,8 +582,13 @@ static void group_mesh(void)
           "out-of-range index");
     CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, idx, 4, identity, 3, 0, &info) == meshweld_ErrorIndexCount,
           "index count not a multiple of 3");
-    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 6, identity, 3, 0, &info) == meshweld_ErrorIndexCount,
-          "soup longer than the vertices");
+    /* an unindexed soup longer than the vertices: its index 3 (at position 3) is the first out of range */
+    info.error_point = 99;
+    out[0] = 99;
+    int soup_error = meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 6, identity, 3, 0, &info);
+    CHECK(soup_error == meshweld_ErrorIndex && info.error_point == 3 && out[0] == 99 && written == 0,
+          "soup longer than the vertices: %d (%s), error_point %zu; expected ErrorIndex at 3", soup_error,
+          meshweld_errorString(soup_error), info.error_point);
     CHECK(meshweld_remapTriangles(NULL, &written, NULL, NULL, NULL, 0, NULL, 0, 0, NULL) == 0 && written == 0, "empty");
 }
 
