@@ -332,7 +332,10 @@ struct meshweld_Welder {
     mw_Table exact; /* position bits -> output index */
     mw_Table cells; /* the article's grids: cell -> representative (loose) or newest representative (precise) */
 
-    mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
+    /* KDTREE: representatives of earlier batches, a forest of static trees (Bentley-Saxe): tree k
+     * is empty or holds 2^k consecutive representatives, larger trees the older ones */
+#define MW_FOREST 33
+    mw_Kdtree forest[MW_FOREST];
 
     /* GRID: the representatives' index, and the first batch's cell size (the data's spacing) */
     mw_Index index;
