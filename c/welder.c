@@ -26,6 +26,7 @@ void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;
     w->scale = w->radius > 0 && mw_isGrid(method) ? mw_gridScale(method, w->radius) : 1.0;
+    mw_splitScale(w->scale, w->split);
 }
 
 static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
@@ -101,15 +102,19 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
         w->high[a] = (double)hi[a] * w->scale;
         extent = fmax(extent, fmax(fabs(w->low[a]), fabs(w->high[a])));
     }
-    if (bad == 0.0f && !(grid && extent >= MW_CELL_LIMIT))
+    double limit = grid ? mw_gridLimit(w->method, w->radius) : 0.0;
+    if (bad == 0.0f && !(grid && extent >= limit)) {
+        if (grid && extent >= MW_NEAR_CELLS)
+            w->far = 1; /* cell keys beyond int32 from now on (kept if the batch fails: only slower) */
         return meshweld_Ok;
+    }
 
     /* something is wrong: find the first offending coordinate */
     for (size_t i = 0; i < count; ++i) {
         const float* p = mw_point(points, stride, i);
         for (int a = 0; a < dim; ++a) {
             error = !isfinite(p[a]) ? meshweld_ErrorNonFinite
-                    : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT ? meshweld_ErrorRange
+                    : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= limit ? meshweld_ErrorRange
                                                                                           : meshweld_Ok;
             if (error) {
                 if (info)
