@@ -209,16 +209,18 @@ static void mw_absorb(void* context, uint32_t id)
 }
 
 /* KDTREE's forest over the representatives of earlier batches: the binary digits of their count
- * say which trees are full. Bringing it up to date rebuilds only the trees below the highest digit
+ * (rounded down to MW_TAIL; the newest fewer than MW_TAIL are scanned, the tail) say which trees are full. Bringing it up to date rebuilds only the trees below the highest digit
  * that changes (a binary counter): each representative is rebuilt into O(log n) trees in all, so a
  * batch costs what its size says however the points are cut into batches. New trees are built
  * before old ones are freed: on failure the forest is as before. */
+#define MW_TAIL 64 /* a power of two */
+
 static int mw_forestSync(meshweld_Welder* w)
 {
     size_t covered = 0;
     for (int k = 0; k < MW_FOREST; ++k)
         covered += w->forest[k].count;
-    size_t total = w->reps.count;
+    size_t total = w->reps.count & ~(size_t)(MW_TAIL - 1); /* the newest ones stay in the tail */
     if (covered == total)
         return meshweld_Ok;
     int h = MW_FOREST - 1; /* counts stay below 2^32: 64-bit shifts are defined for every digit */
@@ -250,16 +252,21 @@ static int mw_forestSync(meshweld_Welder* w)
     return meshweld_Ok;
 }
 
-/* The earliest representative of the forest within r of p: trees from the oldest, the first hit wins. */
+/* The earliest representative of the forest within r of p: trees from the oldest, the first hit wins, then the tail. */
 static uint32_t mw_forestEarliest(const meshweld_Welder* w, const double p[3])
 {
+    size_t covered = 0;
     for (int k = MW_FOREST - 1; k >= 0; --k) {
         if (w->forest[k].count == 0)
             continue;
         uint32_t q = mw_kdEarliest(&w->forest[k], p, w->r2);
         if (q != MW_NONE)
             return q;
+        covered += w->forest[k].count;
     }
+    for (size_t q = covered; q < w->reps.count; ++q) /* the tail, in order */
+        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
+            return (uint32_t)q;
     return MW_NONE;
 }
 
@@ -271,12 +278,14 @@ static uint32_t mw_forestEarliest(const meshweld_Welder* w, const double p[3])
 static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
 {
     int error = meshweld_Ok;
-    uint32_t* ordinal = (uint32_t*)mw_allocate(count, sizeof(uint32_t)); /* per point: its new position or MW_NONE */
-    uint32_t* owner = (uint32_t*)mw_allocate(count, sizeof(uint32_t));   /* per new position: its representative */
+    /* one block (a batch of one point costs few allocations): per point its new position or
+     * MW_NONE; per new position its representative, and its first point */
+    uint32_t* ordinal = count <= SIZE_MAX / 3 ? (uint32_t*)mw_allocate(count * 3, sizeof(uint32_t)) : NULL;
+    uint32_t* owner = ordinal ? ordinal + count : NULL;
+    uint32_t* first = ordinal ? ordinal + 2 * count : NULL;
     mw_Entry** slots = (mw_Entry**)mw_allocate(count, sizeof(mw_Entry*)); /* per new position: its exact slot */
-    uint32_t* first = (uint32_t*)mw_allocate(count, sizeof(uint32_t));   /* per new position: its first point */
     mw_Kdtree fresh = {0};
-    if (!ordinal || !owner || !slots || !first || mw_kdAllocate(&fresh, count, w->dim)) {
+    if (!ordinal || !slots || mw_kdAllocate(&fresh, count, w->dim)) {
         error = meshweld_ErrorMemory;
         goto done;
     }
@@ -335,9 +344,7 @@ static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* po
 done:
     mw_kdFree(&fresh);
     mw_deallocate(ordinal);
-    mw_deallocate(owner);
     mw_deallocate(slots);
-    mw_deallocate(first);
     return error;
 }
 
