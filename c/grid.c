@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <math.h>
 
 #define MW_SQRT2 1.41421356237309504880
@@ -58,7 +59,7 @@ double mw_gridScale(int method, double radius)
 
 static void mw_cellsGridR(mw_Cells* cells, int dim, const double s[3])
 {
-    int32_t c[3] = {mw_floor(s[0]), mw_floor(s[1]), dim == 3 ? mw_floor(s[2]) : 0};
+    int64_t c[3] = {mw_floor64(s[0]), mw_floor64(s[1]), dim == 3 ? mw_floor64(s[2]) : 0};
     int n = 0;
     cells->key[n][0] = c[0];
     cells->key[n][1] = c[1];
@@ -80,10 +81,10 @@ static void mw_cellsGridR(mw_Cells* cells, int dim, const double s[3])
 
 static void mw_cellsGrid2R(mw_Cells* cells, int dim, const double s[3])
 {
-    int32_t f[3], o[3] = {0, 0, 0};
+    int64_t f[3], o[3] = {0, 0, 0};
     for (int i = 0; i < dim; ++i) {
-        f[i] = mw_floor(s[i]);
-        o[i] = mw_floor(s[i] + 0.5) - f[i]; /* 0 or 1: the store cell's offset */
+        f[i] = mw_floor64(s[i]);
+        o[i] = mw_floor64(s[i] + 0.5) - f[i]; /* 0 or 1: the store cell's offset (s + 1/2 is exact) */
     }
     if (dim == 2)
         f[2] = 0;
@@ -107,29 +108,36 @@ static void mw_cellsGrid2R(mw_Cells* cells, int dim, const double s[3])
 
 static void mw_cellsHex(mw_Cells* cells, const double s[3])
 {
-    /* lattice coordinates: s = u (1, 0) + v (1/2, sqrt(3)/2) */
-    double v = s[1] * (2.0 / MW_SQRT3);
+    /* lattice coordinates: s = u (1, 0) + v (1/2, sqrt(3)/2). v is a product, rounded before
+     * anything is added to it (mw_rounded); v / 2 is exact, so u = s0 - v / 2 is the same fused or
+     * not. Every later decision reads (fu, fv) alone: the nearest centre too, so that all of them are
+     * the exact decisions for one point near p (the error bound beside MW_GRID_RANGE). */
+    double v = mw_rounded(s[1] * (2.0 / MW_SQRT3));
     double u = s[0] - 0.5 * v;
-    int32_t i = mw_floor(u), j = mw_floor(v);
-    double fu = u - i, fv = v - j;
-    int32_t c[3][2];
+    int64_t i = mw_floor64(u), j = mw_floor64(v);
+    double fu = u - (double)i, fv = v - (double)j; /* exact */
+    int64_t c[3][2];
+    /* squared distance to each candidate minus that to the first, in lattice units: |a e1 + b e2|^2
+     * = a^2 + a b + b^2 makes them linear in (fu, fv); 2 fu is exact, no product is rounded */
+    double e[3];
+    e[0] = 0.0;
     if (fu + fv < 1.0) {
         c[0][0] = i, c[0][1] = j;
         c[1][0] = i + 1, c[1][1] = j;
         c[2][0] = i, c[2][1] = j + 1;
+        e[1] = 1.0 - (2.0 * fu + fv);
+        e[2] = 1.0 - (fu + 2.0 * fv);
     } else {
         c[0][0] = i + 1, c[0][1] = j + 1;
         c[1][0] = i + 1, c[1][1] = j;
         c[2][0] = i, c[2][1] = j + 1;
+        e[1] = (fu + 2.0 * fv) - 2.0;
+        e[2] = (2.0 * fu + fv) - 2.0;
     }
     int nearest = 0;
-    double best = 0;
-    for (int k = 0; k < 3; ++k) {
-        double dx = s[0] - (c[k][0] + 0.5 * c[k][1]), dy = s[1] - c[k][1] * (0.5 * MW_SQRT3);
-        double d = dx * dx + dy * dy;
-        if (k == 0 || d < best)
-            best = d, nearest = k;
-    }
+    for (int k = 1; k < 3; ++k)
+        if (e[k] < e[nearest])
+            nearest = k;
     int n = 0;
     for (int k = 0; k < 3; ++k) {
         int from = k == 0 ? nearest : (k <= nearest ? k - 1 : k);
@@ -143,15 +151,15 @@ static void mw_cellsHex(mw_Cells* cells, const double s[3])
 
 /* The nearest and second-nearest points of the cubic lattice Z^3 + offset, in doubled integer
  * coordinates; returns the squared distance to the nearest. */
-static double mw_bccPair(int32_t first[3], int32_t second[3], const double s[3], double offset)
+static double mw_bccPair(int64_t first[3], int64_t second[3], const double s[3], double offset)
 {
     double dev[3], d = 0;
     int axis = 0;
     for (int i = 0; i < 3; ++i) {
-        double c = (double)mw_floor(s[i] - offset + 0.5);
-        dev[i] = s[i] - offset - c;
-        d += dev[i] * dev[i];
-        first[i] = second[i] = 2 * (int32_t)c + (offset != 0.0);
+        double c = (double)mw_floor64(s[i] - offset + 0.5);
+        dev[i] = s[i] - offset - c; /* exact */
+        d += mw_rounded(dev[i] * dev[i]); /* rounded before the sum: never fused into an fma */
+        first[i] = second[i] = 2 * (int64_t)c + (offset != 0.0);
         if (fabs(dev[i]) > fabs(dev[axis]))
             axis = i;
     }
@@ -161,10 +169,10 @@ static double mw_bccPair(int32_t first[3], int32_t second[3], const double s[3],
 
 static void mw_cellsBcc(mw_Cells* cells, const double s[3])
 {
-    int32_t a0[3], a1[3], b0[3], b1[3];
+    int64_t a0[3], a1[3], b0[3], b1[3];
     double da = mw_bccPair(a0, a1, s, 0.0);
     double db = mw_bccPair(b0, b1, s, 0.5);
-    const int32_t* order[4];
+    const int64_t* order[4];
     if (da <= db)
         order[0] = a0, order[1] = b0;
     else
@@ -210,19 +218,29 @@ int meshweld_cells(int* keys, double* cell_size, const float* point, const meshw
             return meshweld_ErrorNonFinite;
     if (method == meshweld_MethodNaive || method == meshweld_MethodKdtree || method == meshweld_MethodGrid)
         return 0;
-    double scale = mw_gridScale(method, options->radius);
+    double scale = mw_gridScale(method, options->radius), split[2];
+    mw_splitScale(scale, split);
     if (cell_size)
         *cell_size = 1.0 / scale;
-    double s[3] = {0, 0, 0};
+    double s[3] = {0, 0, 0}, limit = mw_gridLimit(method, options->radius);
     for (int a = 0; a < dim; ++a) {
-        s[a] = (double)point[a] * scale;
-        if (fabs(s[a]) >= MW_CELL_LIMIT)
+        s[a] = mw_scaled((double)point[a], split);
+        if (fabs(s[a]) >= limit)
             return meshweld_ErrorRange;
     }
     mw_Cells cells;
     mw_gridCells(&cells, method, dim, s);
     for (int k = 0; k < cells.count; ++k)
         for (int a = 0; a < 3; ++a)
-            keys[k * 3 + a] = cells.key[k][a];
+            if (cells.key[k][a] < INT_MIN || cells.key[k][a] > INT_MAX)
+                return meshweld_ErrorRange; /* within the grid's range, beyond int's */
+    for (int k = 0; k < cells.count; ++k)
+        for (int a = 0; a < 3; ++a)
+            keys[k * 3 + a] = (int)cells.key[k][a];
     return cells.count;
+}
+
+double mw_gridLimit(int method, double radius)
+{
+    return MW_GRID_RANGE * radius * mw_gridScale(method, radius);
 }

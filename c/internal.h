@@ -19,6 +19,63 @@
  * for BCC) and their neighbours then always fit in int32. */
 #define MW_CELL_LIMIT 536870912.0
 
+/* The article's grids (grid-r, grid-2r, hex, bcc) take points whose coordinates satisfy
+ * |x| < MW_GRID_RANGE * r, whatever the cell size: 2^33 r (8.6e9 r, 5e5 at r = 1e-4), that is up to
+ * about 2^33 cells per axis, held in 64-bit cell coordinates. Why rounding cannot make a search miss
+ * a point within r there: every cell decision a method takes for p is the exact decision for a
+ * point p' with |p' - p| <= eta, and the margin of each scheme (grid.c) is r (1 + 2^-16) because
+ * cells are MW_SLACK times nominal; so the search is complete while eta(p) + eta(q) <= r 2^-16.
+ * With u = 2^-53 and P = max |coordinate|:
+ *   - s = p * scale is rounded once (computed as p * hi + p * lo, both products exact, see
+ *     mw_scaled): |ds| <= P u in distance. floor, s + 1/2 and s - floor(s) are exact below 2^52
+ *     cells, so grid-r, grid-2r and bcc have eta <= P u, plus O(u r) from bcc's squared
+ *     deviations (|dev| <= 1, no growth with P);
+ *   - hex also rounds v = s1 * 2/sqrt3 (constant and product: dv <= 3.5 P u / d in lattice units,
+ *     d the lattice spacing) and u = s0 - v/2 (du <= 4.4 P u / d); its nearest centre is decided
+ *     from the same (u, v), so eta <= |du e1 + dv e2| <= 6.9 P u.
+ * The scale itself (1 / (r * slack), two roundings) is off by at most 2u relatively: the same for
+ * every point, a change of cell size that takes 2u r from the margin.
+ * So eta(p) + eta(q) <= 14 P u + O(u r) < r 2^-16 when P / r < 2^37 / 14 - a little, about 2^33.19:
+ * 2^33 leaves a factor 1.14. Beyond it the grids give ErrorRange (use kdtree or auto). */
+#define MW_GRID_RANGE 8589934592.0
+
+/* Cell keys of the article's grids stay in int32 below this many cells (neighbours, hex lattice
+ * coordinates and bcc's doubled coordinates included); beyond it a welder verifies the high words
+ * of a cell key through its representative (squares.c). */
+#define MW_NEAR_CELLS 268435456.0
+
+/* floor for |x| < 2^62, without a libm call */
+static inline int64_t mw_floor64(double x)
+{
+    int64_t t = (int64_t)x;
+    return t - (x < (double)t);
+}
+
+/* A double forced to memory: a product passed through it is rounded to double before any sum, so
+ * no compiler flag (-ffp-contract=fast, -march with FMA) can fuse it into an fma. */
+static inline double mw_rounded(double x)
+{
+    volatile double t = x;
+    return t;
+}
+
+/* scale split as hi + lo, hi with 29 significant bits and lo = scale - hi (exact, at most 24
+ * bits): for a float p both p * hi and p * lo are exact in double, so p * hi + p * lo is p * scale
+ * rounded once, whether or not the compiler fuses the sum into an fma (fma rounds once too). */
+static inline void mw_splitScale(double scale, double split[2])
+{
+    uint64_t bits;
+    memcpy(&bits, &scale, sizeof(bits));
+    bits &= ~(uint64_t)0xffffff; /* keep 53 - 24 = 29 significant bits */
+    memcpy(&split[0], &bits, sizeof(bits));
+    split[1] = scale - split[0];
+}
+
+static inline double mw_scaled(double p, const double split[2])
+{
+    return p * split[0] + p * split[1];
+}
+
 /* options.c: the options of a request, checked: dim 2 or 3 (0 read as 3), a finite radius >= 0,
  * a known method that exists in dim, a known store. */
 typedef struct mw_Parsed {
@@ -191,13 +248,15 @@ static inline double mw_distance2(const double p[3], const float* q, int dim)
 
 /* grid.c: candidate cells of a point for a grid method; the store cell comes first. */
 typedef struct mw_Cells {
-    int32_t key[27][3];
+    int64_t key[27][3];
     int count;
 } mw_Cells;
 
 /* Inverse cell size for a grid method (cells per unit length). */
 double mw_gridScale(int method, double radius);
 void mw_gridCells(mw_Cells* cells, int method, int dim, const double s[3]);
+/* The range of a grid method in cells: |s| must stay below it. */
+double mw_gridLimit(int method, double radius);
 
 /* A predicate two vertices must pass to weld besides the distance: every attribute within its
  * tolerance (the attribute weld). With count 0 every pair passes. A non-finite value matches only
@@ -356,13 +415,18 @@ struct meshweld_Welder {
     int automatic; /* method was AUTO: may switch to KDTREE */
     int oneshot;   /* meshweld_weld: one batch, nothing kept for later ones */
     double radius, r2, scale;
+    double split[2]; /* scale as hi + lo (mw_splitScale) */
+    int far;         /* the article's grids: some cell key has left int32 (MW_NEAR_CELLS) */
 
     mw_Reps reps;
     size_t fed;     /* points added so far */
     mw_Table exact; /* position bits -> output index */
     mw_Table cells; /* the article's grids: cell -> representative (loose) or newest representative (precise) */
 
-    mw_Kdtree tree; /* KDTREE: representatives of earlier batches */
+    /* KDTREE: representatives of earlier batches, a forest of static trees (Bentley-Saxe): tree k
+     * is empty or holds 2^k consecutive representatives, larger trees the older ones */
+#define MW_FOREST 33
+    mw_Kdtree forest[MW_FOREST];
 
     /* GRID: the representatives' index, and the first batch's cell size (the data's spacing) */
     mw_Index index;
@@ -380,8 +444,9 @@ struct meshweld_Welder {
 
 /* A cell key and its hash. */
 typedef struct mw_Key {
-    uint32_t key[3];
+    uint32_t key[3]; /* the low words of the cell coordinates */
     uint32_t hash;
+    int64_t cell[3]; /* the article's grids: the whole cell coordinates */
 } mw_Key;
 
 static inline mw_Entry* mw_find(const mw_Table* table, const mw_Key* k)

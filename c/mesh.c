@@ -17,8 +17,12 @@ int meshweld_remapTriangles(unsigned int* destination, size_t* written, size_t* 
         return meshweld_Ok;
     if (!destination || !remap)
         return meshweld_ErrorNull;
-    if (!indices && index_count > vertex_count)
-        return meshweld_ErrorIndexCount;
+    if (!indices && index_count > vertex_count) {
+        /* the soup's index vertex_count is its first one out of range, at position vertex_count */
+        if (info)
+            info->error_point = vertex_count;
+        return meshweld_ErrorIndex;
+    }
     for (size_t k = 0; indices && k < index_count; ++k)
         if (indices[k] >= vertex_count) {
             if (info)

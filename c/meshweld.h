@@ -68,7 +68,7 @@ typedef enum meshweld_Error {
     meshweld_ErrorStride = -6,     /* stride smaller than dim floats, or not a multiple of 4 bytes */
     meshweld_ErrorCount = -7,      /* count too large: remap indices or byte sizes would overflow */
     meshweld_ErrorNonFinite = -8,  /* a coordinate is NaN or infinite (info->error_point says which) */
-    meshweld_ErrorRange = -9,      /* a coordinate is so large relative to r that cell indices would overflow */
+    meshweld_ErrorRange = -9,      /* a coordinate too large for the cells: |x| >= 2^33 r for the article's grids */
     meshweld_ErrorMemory = -10,    /* an allocation failed */
     meshweld_ErrorNull = -11,      /* a required pointer is NULL */
     meshweld_ErrorAllocator = -12, /* meshweld_setAllocator got one hook without the other */
@@ -242,6 +242,9 @@ MESHWELD_API int meshweld_lookups(int method, int dim);
  *   HEX      the hexagon (side 2r) around the lattice point (i + j / 2, j sqrt(3) / 2) c, c = 2 sqrt(3) r
  *   BCC      the truncated octahedron around (i, j, k) c / 2, c = 4 sqrt(2) r the cube edge
  *            (i, j, k all even: a corner point, all odd: a centre point)
+ * The grids take |coordinate| < 2^33 r and hold their cells in 64 bits; this function returns
+ * meshweld_ErrorRange beyond that, and also when a key falls outside int's range (cells beyond
+ * 2^31; the welds themselves do not have that limit).
  * keys must contain enough space for 27 * 3 ints; point holds dim floats.
  */
 MESHWELD_API int meshweld_cells(int* keys, double* cell_size, const float* point, const meshweld_Options* options);

@@ -4,16 +4,45 @@
 
 #include <math.h>
 
+static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys);
+
+/* The cell table's slot of a cell. Its entries hold the low words of the cell coordinates; while
+ * every cell seen fits int32 those are the whole key. Once some batch reached beyond
+ * MW_NEAR_CELLS (w->far), a slot whose low words match is checked against the store cell of its
+ * representative (the newest of a precise chain: they all share the cell), recomputed from its
+ * position: cells 2^32 apart never meet. */
+static mw_Entry* mw_cellFind(const meshweld_Welder* w, const mw_Key* k)
+{
+    if (!w->far)
+        return mw_find(&w->cells, k);
+    const mw_Table* table = &w->cells;
+    size_t i = k->hash & table->mask;
+    for (;;) {
+        mw_Entry* e = &table->entries[i];
+        if (e->value == MW_NONE)
+            return e;
+        if (e->key[0] == k->key[0] && e->key[1] == k->key[1] && e->key[2] == k->key[2]) {
+            const float* q = &w->reps.xyz[e->value * 3];
+            double p[3] = {q[0], q[1], q[2]};
+            mw_Key home[27];
+            mw_cellKeys(w, p, home);
+            if (home[0].cell[0] == k->cell[0] && home[0].cell[1] == k->cell[1] && home[0].cell[2] == k->cell[2])
+                return e;
+        }
+        i = (i + 1) & table->mask;
+    }
+}
+
 /* The representative p merges into, given its cells (store cell first), creating one (and
  * storing it) when there is none. */
 static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
 {
-    mw_Entry* home = mw_find(&w->cells, &cells[0]);
+    mw_Entry* home = mw_cellFind(w, &cells[0]);
     if (w->store == meshweld_StoreLoose) {
         if (home->value != MW_NONE)
             return home->value;
         for (int k = 1; k < count; ++k) {
-            mw_Entry* e = mw_find(&w->cells, &cells[k]);
+            mw_Entry* e = mw_cellFind(w, &cells[k]);
             if (e->value != MW_NONE)
                 return e->value;
         }
@@ -26,7 +55,7 @@ static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key*
 
     uint32_t best = MW_NONE;
     for (int k = 0; k < count; ++k) {
-        const mw_Entry* e = k == 0 ? home : mw_find(&w->cells, &cells[k]);
+        const mw_Entry* e = k == 0 ? home : mw_cellFind(w, &cells[k]);
         for (uint32_t q = e->value; q != MW_NONE; q = w->reps.next[q])
             if (q < best && mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
                 best = q;
@@ -57,7 +86,7 @@ static const uint8_t mw_order1Flat[9] = {13, 9, 10, 11, 12, 14, 15, 16, 17}; /* 
 /* A square grid's cells of a point: the search order and the cell (f, pre-hash) the offsets
  * apply to. Returns the number of cells. */
 typedef struct mw_Square {
-    int32_t f[3];       /* the corner cell of the block searched */
+    int64_t f[3];       /* the corner cell of the block searched */
     const uint8_t* order;
     int count;
     int radius;         /* offsets run from -radius to 1 */
@@ -69,16 +98,16 @@ static void mw_square(const meshweld_Welder* w, const double p[3], mw_Square* q)
     if (w->method == meshweld_MethodGrid2R) {
         int oi = 0;
         for (int a = 0; a < w->dim; ++a) {
-            double s = p[a] * w->scale;
-            q->f[a] = mw_floor(s);
-            oi |= (mw_floor(s + 0.5) - q->f[a]) << a; /* the store cell's offset, 0 or 1 */
+            double s = mw_scaled(p[a], w->split); /* p * scale rounded once, fused or not */
+            q->f[a] = mw_floor64(s);
+            oi |= (int)(mw_floor64(s + 0.5) - q->f[a]) << a; /* the store cell's offset, 0 or 1 */
         }
         q->order = mw_order2[oi];
         q->count = 1 << w->dim;
         q->radius = 0;
     } else {
         for (int a = 0; a < w->dim; ++a)
-            q->f[a] = mw_floor(p[a] * w->scale);
+            q->f[a] = mw_floor64(mw_scaled(p[a], w->split));
         q->order = w->dim == 3 ? mw_order1 : mw_order1Flat;
         q->count = w->dim == 3 ? 27 : 9;
         q->radius = 1;
@@ -90,7 +119,8 @@ static inline int32_t mw_dx(int d, int radius) { return radius ? d % 3 - 1 : d &
 static inline int32_t mw_dy(int d, int radius) { return radius ? d / 3 % 3 - 1 : (d >> 1) & 1; }
 static inline int32_t mw_dz(int d, int radius) { return radius ? d / 9 - 1 : d >> 2; }
 
-/* The cells of a point, with their hashes, in the order of mw_gridCells. */
+/* The cells of a point, with their hashes, in the order of mw_gridCells. The hash is linear in
+ * the low words of the cell coordinates (mw_cellHash), so neighbours are one addition apart. */
 static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys)
 {
     if (w->method == meshweld_MethodGrid2R || w->method == meshweld_MethodGridR) {
@@ -100,18 +130,22 @@ static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys
         for (int k = 0; k < q.count; ++k) {
             int d = q.order[k];
             int32_t dx = mw_dx(d, q.radius), dy = mw_dy(d, q.radius), dz = mw_dz(d, q.radius);
-            keys[k].key[0] = (uint32_t)(q.f[0] + dx);
-            keys[k].key[1] = (uint32_t)(q.f[1] + dy);
-            keys[k].key[2] = (uint32_t)(q.f[2] + dz);
+            keys[k].cell[0] = q.f[0] + dx;
+            keys[k].cell[1] = q.f[1] + dy;
+            keys[k].cell[2] = q.f[2] + dz;
+            keys[k].key[0] = (uint32_t)keys[k].cell[0];
+            keys[k].key[1] = (uint32_t)keys[k].cell[1];
+            keys[k].key[2] = (uint32_t)keys[k].cell[2];
             keys[k].hash = mw_mix(base + (uint32_t)dx * MW_K0 + (uint32_t)dy * MW_K1 + (uint32_t)dz * MW_K2);
         }
         return q.count;
     }
     mw_Cells cells;
-    double s[3] = {p[0] * w->scale, p[1] * w->scale, p[2] * w->scale};
+    double s[3] = {mw_scaled(p[0], w->split), mw_scaled(p[1], w->split), mw_scaled(p[2], w->split)};
     mw_gridCells(&cells, w->method, w->dim, s);
     for (int k = 0; k < cells.count; ++k) {
         uint32_t a = (uint32_t)cells.key[k][0], b = (uint32_t)cells.key[k][1], c = (uint32_t)cells.key[k][2];
+        memcpy(keys[k].cell, cells.key[k], sizeof(keys[k].cell));
         keys[k].key[0] = a, keys[k].key[1] = b, keys[k].key[2] = c;
         keys[k].hash = mw_cellHash(a, b, c);
     }
@@ -123,7 +157,7 @@ static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys
  * clouds, where it replaces every hash probe by one load. */
 static int mw_denseSetup(meshweld_Welder* w, size_t count)
 {
-    if (!w->oneshot || (w->method != meshweld_MethodGrid2R && w->method != meshweld_MethodGridR))
+    if (!w->oneshot || w->far || (w->method != meshweld_MethodGrid2R && w->method != meshweld_MethodGridR))
         return 0;
     int pad = w->method == meshweld_MethodGridR; /* grid-r searches f - 1 .. f + 1, grid-2r f .. f + 1 */
     double cells = 1.0;
@@ -152,7 +186,8 @@ static int mw_denseCells(const meshweld_Welder* w, const double p[3], mw_Key* ke
     mw_Square q;
     mw_square(w, p, &q);
     ptrdiff_t sy = (ptrdiff_t)w->extent[0], sz = (ptrdiff_t)(w->extent[0] * w->extent[1]);
-    ptrdiff_t base = (q.f[0] - w->origin[0]) + sy * (q.f[1] - w->origin[1]) + sz * (q.f[2] - w->origin[2]);
+    ptrdiff_t base = (ptrdiff_t)(q.f[0] - w->origin[0]) + sy * (ptrdiff_t)(q.f[1] - w->origin[1]) +
+                     sz * (ptrdiff_t)(q.f[2] - w->origin[2]);
     for (int k = 0; k < q.count; ++k) {
         int d = q.order[k];
         keys[k].hash = (uint32_t)(base + mw_dx(d, q.radius) + sy * mw_dy(d, q.radius) + sz * mw_dz(d, q.radius));
@@ -211,7 +246,7 @@ static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_
         uint32_t rep = (uint32_t)--w->reps.count;
         double p[3] = {w->reps.xyz[rep * 3], w->reps.xyz[rep * 3 + 1], w->reps.xyz[rep * 3 + 2]};
         mw_cellKeys(w, p, keys);
-        mw_Entry* home = mw_find(&w->cells, &keys[0]);
+        mw_Entry* home = mw_cellFind(w, &keys[0]);
         if (w->store == meshweld_StorePrecise && w->reps.next[rep] != MW_NONE)
             home->value = w->reps.next[rep];
         else

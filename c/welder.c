@@ -26,6 +26,7 @@ void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;
     w->scale = w->radius > 0 && mw_isGrid(method) ? mw_gridScale(method, w->radius) : 1.0;
+    mw_splitScale(w->scale, w->split);
 }
 
 static int mw_init(meshweld_Welder* w, const meshweld_Options* options)
@@ -49,7 +50,8 @@ static void mw_release(meshweld_Welder* w)
     mw_repsFree(&w->reps);
     mw_tableFree(&w->exact);
     mw_tableFree(&w->cells);
-    mw_kdFree(&w->tree);
+    for (int k = 0; k < MW_FOREST; ++k)
+        mw_kdFree(&w->forest[k]);
     mw_indexFree(&w->index);
     mw_deallocate(w->dense);
     w->dense = NULL;
@@ -97,15 +99,19 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
         w->high[a] = (double)hi[a] * w->scale;
         extent = fmax(extent, fmax(fabs(w->low[a]), fabs(w->high[a])));
     }
-    if (bad == 0.0f && !(grid && extent >= MW_CELL_LIMIT))
+    double limit = grid ? mw_gridLimit(w->method, w->radius) : 0.0;
+    if (bad == 0.0f && !(grid && extent >= limit)) {
+        if (grid && extent >= MW_NEAR_CELLS)
+            w->far = 1; /* cell keys beyond int32 from now on (kept if the batch fails: only slower) */
         return meshweld_Ok;
+    }
 
     /* something is wrong: find the first offending coordinate */
     for (size_t i = 0; i < count; ++i) {
         const float* p = mw_point(points, stride, i);
         for (int a = 0; a < dim; ++a) {
             error = !isfinite(p[a]) ? meshweld_ErrorNonFinite
-                    : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= MW_CELL_LIMIT ? meshweld_ErrorRange
+                    : grid && bad == 0.0f && fabs((double)p[a] * w->scale) >= limit ? meshweld_ErrorRange
                                                                                           : meshweld_Ok;
             if (error) {
                 if (info)
@@ -160,30 +166,89 @@ static void mw_absorb(void* context, uint32_t id)
         a->owner[id] = a->rep;
 }
 
+/* KDTREE's forest over the representatives of earlier batches: the binary digits of their count
+ * (rounded down to MW_TAIL; the newest fewer than MW_TAIL are scanned, the tail) say which trees are full. Bringing it up to date rebuilds only the trees below the highest digit
+ * that changes (a binary counter): each representative is rebuilt into O(log n) trees in all, so a
+ * batch costs what its size says however the points are cut into batches. New trees are built
+ * before old ones are freed: on failure the forest is as before. */
+#define MW_TAIL 64 /* a power of two */
+
+static int mw_forestSync(meshweld_Welder* w)
+{
+    size_t covered = 0;
+    for (int k = 0; k < MW_FOREST; ++k)
+        covered += w->forest[k].count;
+    size_t total = w->reps.count & ~(size_t)(MW_TAIL - 1); /* the newest ones stay in the tail */
+    if (covered == total)
+        return meshweld_Ok;
+    int h = MW_FOREST - 1; /* counts stay below 2^32: 64-bit shifts are defined for every digit */
+    while (!(((uint64_t)covered ^ (uint64_t)total) >> h & 1))
+        h--;
+    mw_Kdtree built[MW_FOREST];
+    memset(built, 0, sizeof(built));
+    size_t at = (size_t)((uint64_t)covered & ~(((uint64_t)2 << h) - 1)); /* the reps of the trees above h */
+    for (int k = h; k >= 0; --k) {
+        if (!((uint64_t)total >> k & 1))
+            continue;
+        size_t size = (size_t)1 << k;
+        if (mw_kdAllocate(&built[k], size, w->dim)) {
+            for (int j = h; j > k; --j)
+                mw_kdFree(&built[j]);
+            return meshweld_ErrorMemory;
+        }
+        for (size_t i = 0; i < size; ++i)
+            built[k].ids[i] = (uint32_t)(at + i);
+        memcpy(built[k].coords, &w->reps.xyz[at * 3], size * 3 * sizeof(float));
+        built[k].count = size;
+        mw_kdFinish(&built[k]);
+        at += size;
+    }
+    for (int k = 0; k <= h; ++k) {
+        mw_kdFree(&w->forest[k]);
+        w->forest[k] = built[k];
+    }
+    return meshweld_Ok;
+}
+
+/* The earliest representative of the forest within r of p: trees from the oldest, the first hit wins, then the tail. */
+static uint32_t mw_forestEarliest(const meshweld_Welder* w, const double p[3])
+{
+    size_t covered = 0;
+    for (int k = MW_FOREST - 1; k >= 0; --k) {
+        if (w->forest[k].count == 0)
+            continue;
+        uint32_t q = mw_kdEarliest(&w->forest[k], p, w->r2);
+        if (q != MW_NONE)
+            return q;
+        covered += w->forest[k].count;
+    }
+    for (size_t q = covered; q < w->reps.count; ++q) /* the tail, in order */
+        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
+            return (uint32_t)q;
+    return MW_NONE;
+}
+
 /* KDTREE: first every new distinct position looks for the earliest earlier representative
- * within r (tree of earlier batches), then the rest are welded among themselves the way Blender
+ * within r (the forest of earlier batches), then the rest are welded among themselves the way Blender
  * does it: in input order, a position not yet taken becomes a representative and takes every
  * free position within r. Both steps give the earliest representative within r, so the result
  * equals NAIVE's. All scratch is allocated before anything changes. */
 static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
 {
     int error = meshweld_Ok;
-    uint32_t* ordinal = (uint32_t*)mw_allocate(count, sizeof(uint32_t)); /* per point: its new position or MW_NONE */
-    uint32_t* owner = (uint32_t*)mw_allocate(count, sizeof(uint32_t));   /* per new position: its representative */
+    /* one block (a batch of one point costs few allocations): per point its new position or
+     * MW_NONE; per new position its representative, and its first point */
+    uint32_t* ordinal = count <= SIZE_MAX / 3 ? (uint32_t*)mw_allocate(count * 3, sizeof(uint32_t)) : NULL;
+    uint32_t* owner = ordinal ? ordinal + count : NULL;
+    uint32_t* first = ordinal ? ordinal + 2 * count : NULL;
     mw_Entry** slots = (mw_Entry**)mw_allocate(count, sizeof(mw_Entry*)); /* per new position: its exact slot */
-    uint32_t* first = (uint32_t*)mw_allocate(count, sizeof(uint32_t));   /* per new position: its first point */
     mw_Kdtree fresh = {0};
-    if (!ordinal || !owner || !slots || !first || mw_kdAllocate(&fresh, count, w->dim)) {
+    if (!ordinal || !slots || mw_kdAllocate(&fresh, count, w->dim)) {
         error = meshweld_ErrorMemory;
         goto done;
     }
-    if (w->tree.count != w->reps.count) {
-        mw_Kdtree rebuilt = {0};
-        if ((error = mw_kdBuild(&rebuilt, w->reps.xyz, w->reps.count, 3 * sizeof(float), w->dim)))
-            goto done;
-        mw_kdFree(&w->tree);
-        w->tree = rebuilt;
-    }
+    if ((error = mw_forestSync(w)))
+        goto done;
 
     /* pass 1: exact duplicates, then earlier representatives. A new position n is marked in the
      * exact table by MW_NONE - 1 - n until its output is known: those values lie above every
@@ -202,7 +267,7 @@ static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* po
         } else {
             double p[3];
             mw_load(p, src, w->dim);
-            owner[n] = mw_kdEarliest(&w->tree, p, w->r2);
+            owner[n] = mw_forestEarliest(w, p);
             if (owner[n] == MW_NONE) {
                 fresh.ids[fresh.count] = (uint32_t)n;
                 memcpy(&fresh.coords[fresh.count * 3], key, 3 * sizeof(float));
@@ -237,9 +302,7 @@ static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* po
 done:
     mw_kdFree(&fresh);
     mw_deallocate(ordinal);
-    mw_deallocate(owner);
     mw_deallocate(slots);
-    mw_deallocate(first);
     return error;
 }
 

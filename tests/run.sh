@@ -17,6 +17,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs" >/dev/null
 ctest --test-dir build --output-on-failure
 
+echo "== the same results under users' compiler flags (gcc and clang, -O0 to -O3 -ffp-contract=fast)"
+bash tests/c/flags.sh
+
 echo "== native tests with AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer"
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DMESHWELD_SANITIZE=ON >/dev/null
 cmake --build build-sanitize -j "$jobs" >/dev/null

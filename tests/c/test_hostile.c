@@ -635,8 +635,11 @@ static void group_count(void)
     /* a soup index count beyond SIZE_MAX's reach */
     size_t written;
     unsigned out[3];
-    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, SIZE_MAX, zero, 2, 0, NULL) == meshweld_ErrorIndexCount,
-          "soup of SIZE_MAX indices");
+    /* SIZE_MAX is a multiple of 3: the soup's index 2 is out of range */
+    meshweld_Info info = {0, 0, 99, 0};
+    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, SIZE_MAX, zero, 2, 0, &info) == meshweld_ErrorIndex &&
+              info.error_point == 2,
+          "soup of SIZE_MAX indices: error_point %zu", info.error_point);
 }
 
 /* ---- index buffers: out of range, or a count not divisible by 3 ---- */
@@ -680,8 +683,10 @@ static void group_indices(void)
                   meshweld_ErrorIndexCount,
               "soup of %zu", count);
     }
-    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 9, identity, 8, 0, &info) == meshweld_ErrorIndexCount,
-          "a soup longer than its vertices");
+    info.error_point = 99;
+    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 9, identity, 8, 0, &info) == meshweld_ErrorIndex &&
+              info.error_point == 8,
+          "a soup longer than its vertices: its index 8 at position 8, error_point %zu", info.error_point);
     CHECK(meshweld_remapTriangles(NULL, &written, NULL, NULL, ok, 9, identity, 8, 0, &info) == meshweld_ErrorNull,
           "NULL destination");
     /* remap values are not checked: they are copied as they are */

@@ -582,8 +582,13 @@ static void group_mesh(void)
           "out-of-range index");
     CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, idx, 4, identity, 3, 0, &info) == meshweld_ErrorIndexCount,
           "index count not a multiple of 3");
-    CHECK(meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 6, identity, 3, 0, &info) == meshweld_ErrorIndexCount,
-          "soup longer than the vertices");
+    /* an unindexed soup longer than the vertices: its index 3 (at position 3) is the first out of range */
+    info.error_point = 99;
+    out[0] = 99;
+    int soup_error = meshweld_remapTriangles(out, &written, NULL, NULL, NULL, 6, identity, 3, 0, &info);
+    CHECK(soup_error == meshweld_ErrorIndex && info.error_point == 3 && out[0] == 99 && written == 0,
+          "soup longer than the vertices: %d (%s), error_point %zu; expected ErrorIndex at 3", soup_error,
+          meshweld_errorString(soup_error), info.error_point);
     CHECK(meshweld_remapTriangles(NULL, &written, NULL, NULL, NULL, 0, NULL, 0, 0, NULL) == 0 && written == 0, "empty");
 }
 
@@ -691,6 +696,114 @@ static void expect_naive(const char* name, const float* p, size_t n, int dim, fl
     free(remap);
     free(naive.remap);
     free(w.remap);
+}
+
+/* The article's grids near their range, |x| < 2^33 r: pairs exactly r apart (3-4-5 offsets on
+ * the small axes, r = 5) whose large coordinates lie just below the limit must merge, in every
+ * method and store, one-shot and through a welder; just beyond it the grids refuse with
+ * ErrorRange; and a scene in metres out to +-5e5 with r = 1e-4 welds. */
+static void group_range(void)
+{
+    const double limit = 8589934592.0; /* 2^33: |coordinate| / r */
+    const float r = 5.0f;
+    const int methods[] = {meshweld_MethodGridR, meshweld_MethodGrid2R, meshweld_MethodHex, meshweld_MethodBcc};
+    size_t pairs = 4000, n = 2 * pairs;
+    float* p = (float*)malloc(n * 3 * sizeof(float));
+    unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+    for (int dim = 2; dim <= 3; ++dim)
+        for (size_t m = 0; m < 4; ++m) {
+            int method = methods[m];
+            if ((method == meshweld_MethodHex && dim != 2) || (method == meshweld_MethodBcc && dim != 3))
+                continue;
+            for (int store = 0; store <= 1; ++store) {
+                seed(700 + (uint64_t)(dim * 10 + method * 2 + store));
+                for (size_t k = 0; k < pairs; ++k) {
+                    float* a = &p[2 * k * dim];
+                    float* b = a + dim;
+                    int big = (int)(next_u64() % (uint64_t)dim); /* the axis near the limit */
+                    for (int x = 0; x < dim; ++x) {
+                        double sign = next_u64() & 1 ? -1.0 : 1.0;
+                        if (x == big)
+                            a[x] = (float)(sign * limit * r * (1.0 - 0.02 * uniform())); /* within 2% of it */
+                        else
+                            a[x] = (float)(sign * (double)(next_u64() % 100000) * 0.25); /* exact, small */
+                        b[x] = a[x];
+                    }
+                    /* b = a + (3, 4) or (0, 5) on the small axes: exactly r apart */
+                    int s0 = (big + 1) % dim, s1 = (big + 2) % dim;
+                    if (dim == 3 && next_u64() % 2) {
+                        b[s0] = a[s0] + 3.0f, b[s1] = a[s1] + 4.0f;
+                    } else
+                        b[s0] = a[s0] + 5.0f;
+                }
+                meshweld_Options o = {dim, r, method, store};
+                meshweld_Info info;
+                int e = meshweld_weld(remap, p, n, dim * sizeof(float), &o, &info);
+                size_t apart = 0;
+                for (size_t k = 0; e == 0 && k < pairs; ++k)
+                    apart += remap[2 * k] != remap[2 * k + 1];
+                CHECK(e == 0 && apart == 0, "%s %s %dD near 2^33 r: %s, %zu of %zu pairs exactly r apart not merged",
+                      meshweld_methodName(method), store ? "precise" : "loose", dim, meshweld_errorString(e), apart, pairs);
+                /* a welder fed the pairs' halves in two batches: the second half merges across */
+                meshweld_Welder* w = meshweld_welderCreate(&o, &e);
+                float* half = (float*)malloc(pairs * 3 * sizeof(float));
+                for (int pass = 0; pass < 2 && w; ++pass) {
+                    for (size_t k = 0; k < pairs; ++k)
+                        memcpy(&half[k * dim], &p[(2 * k + pass) * dim], dim * sizeof(float));
+                    e = meshweld_welderAdd(w, remap + pass * pairs, half, pairs, dim * sizeof(float), &info);
+                    CHECK(e == 0, "welder batch %d near the limit: %s", pass, meshweld_errorString(e));
+                }
+                apart = 0;
+                for (size_t k = 0; w && k < pairs; ++k)
+                    apart += remap[k] != remap[pairs + k];
+                CHECK(w && apart == 0 && meshweld_welderCount(w) <= pairs,
+                      "%s welder near the limit: %zu pairs apart", meshweld_methodName(method), apart);
+                meshweld_welderDestroy(w);
+                free(half);
+
+                /* beyond the limit: ErrorRange naming the point and axis */
+                float far[6] = {0, 0, 0, 0, 0, 0};
+                far[dim + dim - 1] = (float)(-limit * r * 1.01);
+                e = meshweld_weld(remap, far, 2, dim * sizeof(float), &o, &info);
+                CHECK(e == meshweld_ErrorRange && info.error_point == 1 && info.error_axis == dim - 1,
+                      "%s beyond 2^33 r: %s", meshweld_methodName(method), meshweld_errorString(e));
+            }
+        }
+
+    /* metres out to +-5e5 with a 0.1 mm tolerance: 5e9 r, 2^29 cells and more, welds with every
+     * grid, against the naive result for the precise store */
+    for (int dim = 2; dim <= 3; ++dim) {
+        seed(800 + (uint64_t)dim);
+        size_t count = 3000;
+        for (size_t i = 0; i < count; ++i)
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = i % 2 && i > 0 ? p[(i - 1) * dim + a] + (a == 0 ? 5e-5f : 0.0f)
+                                               : (float)((uniform() * 2 - 1) * (i < 10 ? 5e5 : 50.0));
+        for (size_t m = 0; m < 4; ++m) {
+            if ((methods[m] == meshweld_MethodHex && dim != 2) || (methods[m] == meshweld_MethodBcc && dim != 3))
+                continue;
+            Weld naive = run(p, count, dim * sizeof(float), dim, 1e-4f, meshweld_MethodNaive, meshweld_StorePrecise);
+            Weld precise = run(p, count, dim * sizeof(float), dim, 1e-4f, methods[m], meshweld_StorePrecise);
+            CHECK(precise.unique == naive.unique && naive.unique < count &&
+                      memcmp(precise.remap, naive.remap, count * sizeof(unsigned)) == 0,
+                  "%s precise at +-5e5, r = 1e-4: %zu outputs, naive %zu", meshweld_methodName(methods[m]), precise.unique,
+                  naive.unique);
+            free(naive.remap);
+            free(precise.remap);
+            meshweld_Options o = {dim, 1e-4f, methods[m], meshweld_StoreLoose};
+            meshweld_Info info;
+            int e = meshweld_weld(remap, p, count, dim * sizeof(float), &o, &info);
+            CHECK(e == 0, "%s loose at +-5e5, r = 1e-4: %s", meshweld_methodName(methods[m]), meshweld_errorString(e));
+            /* meshweld_cells: ints hold these keys' cells only below 2^31; beyond, ErrorRange */
+            int keys[27 * 3];
+            float q[3] = {5e5f, -5e5f, 5e5f};
+            e = meshweld_cells(keys, NULL, q, &o);
+            CHECK(methods[m] == meshweld_MethodBcc ? e == 4 : e == meshweld_ErrorRange,
+                  "cells of %s at 5e5 with r = 1e-4: %d", meshweld_methodName(methods[m]), e);
+        }
+    }
+    free(p);
+    free(remap);
 }
 
 static void group_grid(void)
@@ -921,7 +1034,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
-    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells}, {"grid", group_grid},
+    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells}, {"grid", group_grid}, {"range", group_range},
 };
 
 int main(int argc, char** argv)

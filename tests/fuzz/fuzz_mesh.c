@@ -73,8 +73,10 @@ static void fuzz_triangles(Fz* f)
     if (index_count > 0) {
         if (null_destination || null_remap)
             errors |= 1u << -meshweld_ErrorNull;
-        if (soup && index_count > vertex_count)
-            errors |= 1u << -meshweld_ErrorIndexCount;
+        if (soup && index_count > vertex_count) {
+            errors |= 1u << -meshweld_ErrorIndex; /* the soup's index vertex_count, at that position */
+            bad_at = vertex_count;
+        }
         for (size_t k = 0; !soup && k < index_count; ++k)
             if (indices[k] >= vertex_count) {
                 errors |= 1u << -meshweld_ErrorIndex;
@@ -128,7 +130,8 @@ static void fuzz_triangles(Fz* f)
     if (errors) {
         FZ_ASSERT(fz_in(errors, e), "remapTriangles gave %d (%s), expected one of 0x%x", e, meshweld_errorString(e), errors);
         if (e == meshweld_ErrorIndex)
-            FZ_ASSERT(info.error_point < index_count && indices[info.error_point] >= vertex_count,
+            FZ_ASSERT(info.error_point < index_count &&
+                          (soup ? info.error_point == vertex_count : indices[info.error_point] >= vertex_count),
                       "index error names position %zu", info.error_point);
         fz_note("triangles: error");
     } else if (e == meshweld_ErrorMemory) {
