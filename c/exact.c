@@ -100,3 +100,16 @@ void mw_exactSettle(mw_Table* exact, unsigned int* remap, const float* points, s
         if (!d->settled || !(d->settled[i >> 3] & (1u << (i & 7))))
             remap[i] = node_out[remap[i]];
 }
+
+mw_Entry* mw_exactSlot(const mw_Table* exact, const float* src, int dim, uint32_t key[3])
+{
+    mw_exactKey(src, dim, key);
+    return mw_tableFind(exact, key[0], key[1], key[2]);
+}
+
+void mw_exactInsert(mw_Table* exact, mw_Entry* slot, const uint32_t key[3], uint32_t value)
+{
+    memcpy(slot->key, key, 3 * sizeof(uint32_t));
+    slot->value = value;
+    exact->count++;
+}

@@ -23,7 +23,7 @@
  * |x| < MW_GRID_RANGE * r, whatever the cell size: 2^33 r (8.6e9 r, 5e5 at r = 1e-4), that is up to
  * about 2^33 cells per axis, held in 64-bit cell coordinates. Why rounding cannot make a search miss
  * a point within r there: every cell decision a method takes for p is the exact decision for a
- * point p' with |p' - p| <= eta, and the margin of each scheme (grid.c) is r (1 + 2^-16) because
+ * point p' with |p' - p| <= eta, and the margin of each scheme (cells_article.c) is r (1 + 2^-16) because
  * cells are MW_SLACK times nominal; so the search is complete while eta(p) + eta(q) <= r 2^-16.
  * With u = 2^-53 and P = max |coordinate|:
  *   - s = p * scale is rounded once (computed as p * hi + p * lo, both products exact, see
@@ -41,7 +41,7 @@
 
 /* Cell keys of the article's grids stay in int32 below this many cells (neighbours, hex lattice
  * coordinates and bcc's doubled coordinates included); beyond it a welder verifies the high words
- * of a cell key through its representative (squares.c). */
+ * of a cell key through its representative (method_article.c). */
 #define MW_NEAR_CELLS 268435456.0
 
 /* floor for |x| < 2^62, without a libm call */
@@ -246,7 +246,7 @@ static inline double mw_distance2(const double p[3], const float* q, int dim)
     return d;
 }
 
-/* grid.c: candidate cells of a point for a grid method; the store cell comes first. */
+/* cells_article.c: candidate cells of a point for a grid method; the store cell comes first. */
 typedef struct mw_Cells {
     int64_t key[27][3];
     int count;
@@ -310,6 +310,9 @@ typedef struct mw_Distinct {
  * merges anyway. Fails on a non-finite coordinate (info names it) or memory, the table as before. */
 int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info);
+/* A point's slot in the table (its key written to key), and a new position's entry. */
+mw_Entry* mw_exactSlot(const mw_Table* exact, const float* src, int dim, uint32_t key[3]);
+void mw_exactInsert(mw_Table* exact, mw_Entry* slot, const uint32_t key[3], uint32_t value);
 /* Removes the batch's placeholders. */
 void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim, const mw_Distinct* d);
 /* Every node answered (node_out): the table (when not NULL) keeps their outputs, remap is rewritten. */
@@ -402,8 +405,8 @@ typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
 
-/* ---- the welder, shared by welder.c (the loop, NAIVE, KDTREE), squares.c (the article's grids)
- * and adaptive.c (GRID) ---- */
+/* ---- the welder: welder.c runs a batch and calls one method_*.c per method, which call exact.c,
+ * reps.c and their cell schemes; nothing calls back up ---- */
 
 #define MW_WINDOW 32 /* points between two checks of the tables' room */
 #define MW_COARSE 1  /* mw_addData: the coordinates need cells far wider than the data's spacing */
@@ -462,12 +465,16 @@ static inline void mw_load(double p[3], const float* src, int dim)
     p[2] = dim == 3 ? src[2] : 0.0;
 }
 
-int mw_isGrid(int method); /* GRID_R, GRID_2R, HEX, BCC: the article's grids */
+int mw_isArticleGrid(int method); /* GRID_R, GRID_2R, HEX, BCC: the article's grids */
 void mw_setMethod(meshweld_Welder* w, int method);
 
-/* A batch of a grid method (squares.c); on error the welder is as before. */
+/* A batch of NAIVE (method_naive.c, also every method at radius 0) or of KDTREE (method_kdtree.c);
+ * on error the welder is as before. */
+int mw_addNaive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
+int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
+/* A batch of a grid method (method_article.c); on error the welder is as before. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
-/* A batch of GRID (grid.c... see method_grid.c): on error, or MW_COARSE when coarse is 0, the welder is as before. */
+/* A batch of GRID (method_grid.c): on error, or MW_COARSE when coarse is 0, the welder is as before. */
 int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
                int coarse, meshweld_Info* info);
 

@@ -1,23 +1,20 @@
-/* The greedy weld: one loop over the points, each merged into a representative found by the
- * method or made a representative itself. Incremental by construction; meshweld_weld is one
- * batch. This file holds the welder, its checks, NAIVE, KDTREE and the public functions;
- * squares.c the article's grids, method_grid.c GRID (on engine.c and cells_data.c).
+/* The welder: batch after batch, each point merged into a representative or made one. This file
+ * checks a batch, hands it to its method, and is the one place where AUTO leaves GRID for KDTREE;
+ * it also holds the public weld functions (meshweld_weld is one batch of a fresh welder).
  *
- * Exact duplicates are resolved first, by a hash of the coordinates' bits (-0 folded onto +0):
- * only the first occurrence of a position meets the method, the others copy its answer. This is
- * what makes guarantee 3 hold for the loose store, where the answer for a position depends on
- * the representatives stored so far (the article's loop lets a duplicate find a representative
- * stored after its twin was welded). It also makes triangle soups cheap: each corner is hashed
- * once and only distinct positions are searched. (GRID keeps the same table as a cache only.)
- *
+ * The methods, one file each, all under the same exact-duplicate pass (exact.c) and
+ * representatives (reps.c):
+ *   method_naive.c    NAIVE, and every method at radius 0
+ *   method_article.c  the article's grids (grid-r, grid-2r, hex, bcc), loose or precise store
+ *   method_grid.c     GRID, on the spatial engine (engine.c) and its data-sized cells (cells_data.c)
+ *   method_kdtree.c   KDTREE, on a forest of kd-trees (kdtree.c)
  * The precise store, NAIVE, KDTREE and GRID all merge a point into the earliest representative
- * within r; they return the same remap, and that remap is the same whatever the order of cells.
- */
+ * within r; they return the same remap, whatever the order of the work. */
 #include "internal.h"
 
 #include <math.h>
 
-int mw_isGrid(int method)
+int mw_isArticleGrid(int method)
 {
     return method >= meshweld_MethodGridR && method <= meshweld_MethodBcc;
 }
@@ -25,7 +22,7 @@ int mw_isGrid(int method)
 void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;
-    w->scale = w->radius > 0 && mw_isGrid(method) ? mw_gridScale(method, w->radius) : 1.0;
+    w->scale = w->radius > 0 && mw_isArticleGrid(method) ? mw_gridScale(method, w->radius) : 1.0;
     mw_splitScale(w->scale, w->split);
 }
 
@@ -80,7 +77,7 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
 
     /* one branch-free pass: x - x summed stays 0 unless some coordinate is NaN or infinite, and
      * for the grids the bounding box (their range, and the flat array of one-shot welds) */
-    int dim = w->dim, grid = mw_isGrid(w->method) && w->radius > 0; /* radius 0: the exact pass is all */
+    int dim = w->dim, grid = mw_isArticleGrid(w->method) && w->radius > 0; /* radius 0: the exact pass is all */
     float lo[3] = {points[0], points[1], dim == 3 ? points[2] : 0.0f}, hi[3] = {lo[0], lo[1], lo[2]};
     float bad = 0.0f;
     for (size_t i = 0; i < count; ++i) {
@@ -121,189 +118,6 @@ static int mw_checkBatch(meshweld_Welder* w, const unsigned int* remap, const fl
         }
     }
     return meshweld_Ok; /* not reached */
-}
-
-/* Makes room for count more points in every table, so that the batch allocates nothing else. */
-static int mw_reserve(meshweld_Welder* w, size_t count)
-{
-    if (mw_repsReserve(&w->reps, count) || mw_tableReserve(&w->exact, w->exact.count + count))
-        return meshweld_ErrorMemory;
-    return meshweld_Ok;
-}
-
-/* NAIVE: the earliest representative within r, by a scan of them all. */
-static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
-{
-    for (size_t q = 0; q < w->reps.count; ++q)
-        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
-            return (uint32_t)q;
-    return mw_repsAdd(&w->reps, p);
-}
-
-/* The exact-duplicate slot of a point; -0 and +0 share one. */
-static mw_Entry* mw_exactSlot(meshweld_Welder* w, const float* src, uint32_t key[3])
-{
-    mw_exactKey(src, w->dim, key);
-    return mw_tableFind(&w->exact, key[0], key[1], key[2]);
-}
-
-static void mw_exactInsert(meshweld_Welder* w, mw_Entry* slot, const uint32_t key[3], uint32_t value)
-{
-    memcpy(slot->key, key, 3 * sizeof(uint32_t));
-    slot->value = value;
-    w->exact.count++;
-}
-
-typedef struct mw_Absorb {
-    uint32_t* owner; /* per distinct new position: its representative or MW_NONE */
-    uint32_t rep;
-} mw_Absorb;
-
-static void mw_absorb(void* context, uint32_t id)
-{
-    mw_Absorb* a = (mw_Absorb*)context;
-    if (a->owner[id] == MW_NONE)
-        a->owner[id] = a->rep;
-}
-
-/* KDTREE's forest over the representatives of earlier batches: the binary digits of their count
- * (rounded down to MW_TAIL; the newest fewer than MW_TAIL are scanned, the tail) say which trees are full. Bringing it up to date rebuilds only the trees below the highest digit
- * that changes (a binary counter): each representative is rebuilt into O(log n) trees in all, so a
- * batch costs what its size says however the points are cut into batches. New trees are built
- * before old ones are freed: on failure the forest is as before. */
-#define MW_TAIL 64 /* a power of two */
-
-static int mw_forestSync(meshweld_Welder* w)
-{
-    size_t covered = 0;
-    for (int k = 0; k < MW_FOREST; ++k)
-        covered += w->forest[k].count;
-    size_t total = w->reps.count & ~(size_t)(MW_TAIL - 1); /* the newest ones stay in the tail */
-    if (covered == total)
-        return meshweld_Ok;
-    int h = MW_FOREST - 1; /* counts stay below 2^32: 64-bit shifts are defined for every digit */
-    while (!(((uint64_t)covered ^ (uint64_t)total) >> h & 1))
-        h--;
-    mw_Kdtree built[MW_FOREST];
-    memset(built, 0, sizeof(built));
-    size_t at = (size_t)((uint64_t)covered & ~(((uint64_t)2 << h) - 1)); /* the reps of the trees above h */
-    for (int k = h; k >= 0; --k) {
-        if (!((uint64_t)total >> k & 1))
-            continue;
-        size_t size = (size_t)1 << k;
-        if (mw_kdAllocate(&built[k], size, w->dim)) {
-            for (int j = h; j > k; --j)
-                mw_kdFree(&built[j]);
-            return meshweld_ErrorMemory;
-        }
-        for (size_t i = 0; i < size; ++i)
-            built[k].ids[i] = (uint32_t)(at + i);
-        memcpy(built[k].coords, &w->reps.xyz[at * 3], size * 3 * sizeof(float));
-        built[k].count = size;
-        mw_kdFinish(&built[k]);
-        at += size;
-    }
-    for (int k = 0; k <= h; ++k) {
-        mw_kdFree(&w->forest[k]);
-        w->forest[k] = built[k];
-    }
-    return meshweld_Ok;
-}
-
-/* The earliest representative of the forest within r of p: trees from the oldest, the first hit wins, then the tail. */
-static uint32_t mw_forestEarliest(const meshweld_Welder* w, const double p[3])
-{
-    size_t covered = 0;
-    for (int k = MW_FOREST - 1; k >= 0; --k) {
-        if (w->forest[k].count == 0)
-            continue;
-        uint32_t q = mw_kdEarliest(&w->forest[k], p, w->r2);
-        if (q != MW_NONE)
-            return q;
-        covered += w->forest[k].count;
-    }
-    for (size_t q = covered; q < w->reps.count; ++q) /* the tail, in order */
-        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
-            return (uint32_t)q;
-    return MW_NONE;
-}
-
-/* KDTREE: first every new distinct position looks for the earliest earlier representative
- * within r (the forest of earlier batches), then the rest are welded among themselves the way Blender
- * does it: in input order, a position not yet taken becomes a representative and takes every
- * free position within r. Both steps give the earliest representative within r, so the result
- * equals NAIVE's. All scratch is allocated before anything changes. */
-static int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)
-{
-    int error = meshweld_Ok;
-    /* one block (a batch of one point costs few allocations): per point its new position or
-     * MW_NONE; per new position its representative, and its first point */
-    uint32_t* ordinal = count <= SIZE_MAX / 3 ? (uint32_t*)mw_allocate(count * 3, sizeof(uint32_t)) : NULL;
-    uint32_t* owner = ordinal ? ordinal + count : NULL;
-    uint32_t* first = ordinal ? ordinal + 2 * count : NULL;
-    mw_Entry** slots = (mw_Entry**)mw_allocate(count, sizeof(mw_Entry*)); /* per new position: its exact slot */
-    mw_Kdtree fresh = {0};
-    if (!ordinal || !slots || mw_kdAllocate(&fresh, count, w->dim)) {
-        error = meshweld_ErrorMemory;
-        goto done;
-    }
-    if ((error = mw_forestSync(w)))
-        goto done;
-
-    /* pass 1: exact duplicates, then earlier representatives. A new position n is marked in the
-     * exact table by MW_NONE - 1 - n until its output is known: those values lie above every
-     * output of earlier batches, since fed + count < MW_NONE. */
-    uint32_t placeholder = MW_NONE - 1 - (uint32_t)count; /* values above it are this batch's */
-    size_t n = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const float* src = mw_point(points, stride, i);
-        uint32_t key[3];
-        mw_Entry* slot = mw_exactSlot(w, src, key);
-        ordinal[i] = MW_NONE;
-        if (slot->value != MW_NONE && slot->value > placeholder) {
-            ordinal[i] = MW_NONE - 1 - slot->value;
-        } else if (slot->value != MW_NONE) {
-            remap[i] = slot->value;
-        } else {
-            double p[3];
-            mw_load(p, src, w->dim);
-            owner[n] = mw_forestEarliest(w, p);
-            if (owner[n] == MW_NONE) {
-                fresh.ids[fresh.count] = (uint32_t)n;
-                memcpy(&fresh.coords[fresh.count * 3], key, 3 * sizeof(float));
-                fresh.count++;
-            }
-            mw_exactInsert(w, slot, key, MW_NONE - 1 - (uint32_t)n);
-            slots[n] = slot;
-            first[n] = (uint32_t)i;
-            ordinal[i] = (uint32_t)n++;
-        }
-    }
-
-    /* pass 2: the free positions among themselves, in input order */
-    mw_kdFinish(&fresh);
-    mw_Absorb absorb = {owner, 0};
-    for (size_t d = 0; d < n; ++d) {
-        if (owner[d] != MW_NONE)
-            continue;
-        double p[3];
-        mw_load(p, mw_point(points, stride, first[d]), w->dim);
-        absorb.rep = mw_repsAdd(&w->reps, p);
-        mw_kdVisit(&fresh, p, w->r2, mw_absorb, &absorb);
-    }
-
-    /* pass 3: every output is known */
-    for (size_t d = 0; d < n; ++d)
-        slots[d]->value = owner[d];
-    for (size_t i = 0; i < count; ++i)
-        if (ordinal[i] != MW_NONE)
-            remap[i] = owner[ordinal[i]];
-
-done:
-    mw_kdFree(&fresh);
-    mw_deallocate(ordinal);
-    mw_deallocate(slots);
-    return error;
 }
 
 meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* error)
@@ -347,25 +161,12 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
         if ((error = mw_checkBatch(w, remap, points, count, stride, info)) != meshweld_Ok)
             goto done;
     }
-    if (mw_isGrid(w->method) && w->radius > 0) {
+    if (mw_isArticleGrid(w->method) && w->radius > 0)
         error = mw_addGrid(w, remap, points, count, stride);
-    } else if ((error = mw_reserve(w, count)) != meshweld_Ok) {
-        /* nothing changed */
-    } else if (w->method == meshweld_MethodKdtree && w->radius > 0) {
+    else if (w->method == meshweld_MethodKdtree && w->radius > 0)
         error = mw_addKdtree(w, remap, points, count, stride);
-    } else {
-        for (size_t i = 0; i < count; ++i) {
-            const float* src = mw_point(points, stride, i);
-            uint32_t key[3];
-            mw_Entry* slot = mw_exactSlot(w, src, key);
-            if (slot->value == MW_NONE) {
-                double p[3];
-                mw_load(p, src, w->dim);
-                mw_exactInsert(w, slot, key, w->radius == 0 ? mw_repsAdd(&w->reps, p) : mw_weldNaive(w, p));
-            }
-            remap[i] = slot->value;
-        }
-    }
+    else
+        error = mw_addNaive(w, remap, points, count, stride); /* and every method at radius 0 */
 done:
     if (!error)
         w->fed += count;

@@ -1,4 +1,5 @@
-/* The article's grids (grid-r, grid-2r, hex, bcc) in both store policies, after the exact pass.
+/* The article's grids (grid-r, grid-2r, hex, bcc; their cells in cells_article.c) in both store
+ * policies, loose and precise, after the exact pass.
  * One-shot square-grid welds of dense points use a flat cell array instead of the hash table. */
 #include "internal.h"
 
