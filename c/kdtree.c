@@ -125,8 +125,8 @@ void mw_kdFree(mw_Kdtree* tree)
     tree->count = 0;
 }
 
-/* Walks the nodes whose range may hold points within r of p; mode 0 keeps the smallest id,
- * mode 1 calls visit for each point within r. */
+/* Walks the nodes whose range may hold points within r of p: with visit NULL it returns the
+ * smallest id within r, otherwise it calls visit for each point within r (and returns MW_NONE). */
 static uint32_t mw_kdWalk(const mw_Kdtree* t, const double p[3], double r2,
                           void (*visit)(void*, uint32_t), void* context)
 {
