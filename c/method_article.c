@@ -85,7 +85,7 @@ static const uint8_t mw_order1[27] = {13, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 
 static const uint8_t mw_order1Flat[9] = {13, 9, 10, 11, 12, 14, 15, 16, 17}; /* the plane dz = 0 */
 
 /* A square grid's cells of a point: the search order and the cell (f, pre-hash) the offsets
- * apply to. Returns the number of cells. */
+ * apply to. */
 typedef struct mw_Square {
     int64_t f[3];       /* the corner cell of the block searched */
     const uint8_t* order;
