@@ -276,7 +276,7 @@ static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t f
             double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
             uint32_t b = q[t].node;
             uint32_t e = a < b ? a : b, l = a < b ? b : a;
-            if (dx * dx + dy * dy + dz * dz <= r2 &&
+            if (mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2 &&
                 mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
                 earlier[n] = e, later[n] = l;
                 n++;
@@ -288,7 +288,7 @@ static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t f
             uint32_t b = q[t].node;
             earlier[n] = a < b ? a : b;
             later[n] = a < b ? b : a;
-            n += dx * dx + dy * dy + dz * dz <= r2;
+            n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
         }
     }
     pairs->count = n;

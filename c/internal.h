@@ -59,6 +59,25 @@ static inline double mw_rounded(double x)
     return t;
 }
 
+/* x * x rounded to double before any sum: an empty asm that claims to change the product keeps a
+ * compiler from fusing it into an fma with what it is added to (the squares of float differences
+ * are not always exact: a difference can carry up to 53 bits). Free where it applies: the value
+ * stays in its register. WebAssembly has no fused multiply-add, MSVC does not contract by default;
+ * elsewhere the product goes through memory. */
+static inline double mw_squared(double x)
+{
+    double y = x * x;
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
+    __asm__("" : "+x"(y));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__("" : "+w"(y));
+#elif defined(__wasm__) || defined(_MSC_VER)
+#else
+    y = mw_rounded(y);
+#endif
+    return y;
+}
+
 /* scale split as hi + lo, hi with 29 significant bits and lo = scale - hi (exact, at most 24
  * bits): for a float p both p * hi and p * lo are exact in double, so p * hi + p * lo is p * scale
  * rounded once, whether or not the compiler fuses the sum into an fma (fma rounds once too). */
@@ -238,10 +257,10 @@ static inline int mw_checkBuffer(const float* points, size_t count, size_t strid
 static inline double mw_distance2(const double p[3], const float* q, int dim)
 {
     double dx = p[0] - (double)q[0], dy = p[1] - (double)q[1];
-    double d = dx * dx + dy * dy;
+    double d = mw_squared(dx) + mw_squared(dy);
     if (dim == 3) {
         double dz = p[2] - (double)q[2];
-        d += dz * dz;
+        d += mw_squared(dz);
     }
     return d;
 }
@@ -276,7 +295,7 @@ static inline int mw_match(const mw_Match* m, size_t a, size_t b)
         int bits = 1, finite = 1;
         for (int j = 0; j < t->size; ++j) {
             double e = (double)x[j] - (double)y[j];
-            d += e * e;
+            d += mw_squared(e);
             bits &= memcmp(&x[j], &y[j], sizeof(float)) == 0 || x[j] == y[j]; /* -0 == +0 */
             finite &= (x[j] - x[j]) == 0.0f;
             finite &= (y[j] - y[j]) == 0.0f;
