@@ -16,6 +16,8 @@
 
 #include <math.h>
 
+#define MW_SMALL_BATCH 64 /* free nodes below which a welder's batch skips the engine */
+
 typedef struct mw_Batch {
     mw_Distinct d;        /* step 1: the nodes (d.node_point: node -> its first point) */
     uint32_t* node_out;   /* node -> its output */
@@ -130,7 +132,9 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     mw_DataCells cells;
     mw_dataCellsSet(&cells, size, w->radius);
     mw_Nodes nodes = {points, stride, w->dim, b.free_point, b.free, w->radius, NULL};
-    int engine = mw_engineWeld(b.owner, &nodes, &cells, trace);
+    /* a welder's small batches go straight to the index: sorting a handful of nodes costs more
+     * than searching for them (the same rule, so the same result) */
+    int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE : mw_engineWeld(b.owner, &nodes, &cells, trace);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;
