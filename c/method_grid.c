@@ -61,6 +61,13 @@ static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t st
     }
 }
 
+/* A scratch block of a batch: on the stack (local, room bytes) when it fits, else from the arena.
+ * A welder fed a point at a time then allocates nothing per batch. */
+static void* mw_batchBlock(mw_Arena* arena, void* local, size_t room, size_t count, size_t size)
+{
+    return count * size <= room ? local : mw_arenaAllocate(arena, count, size);
+}
+
 int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride, int coarse,
                meshweld_Info* info)
 {
@@ -69,9 +76,11 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     memset(&b, 0, sizeof(b));
     size_t rep_before = w->reps.count;
     int error = meshweld_ErrorMemory, indexed = !w->oneshot;
-    b.d.node_point = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
+    uint32_t local[5][MW_SMALL_BATCH];
+    unsigned char local_bits[MW_SMALL_BATCH / 8];
+    b.d.node_point = (uint32_t*)mw_batchBlock(&arena, local[0], sizeof(local[0]), count, sizeof(uint32_t));
     if (w->exact.count > 0) { /* only then can a point meet an earlier batch's output */
-        b.d.settled = (unsigned char*)mw_arenaAllocate(&arena, (count + 7) / 8, 1);
+        b.d.settled = (unsigned char*)mw_batchBlock(&arena, local_bits, sizeof(local_bits), (count + 7) / 8, 1);
         if (b.d.settled)
             memset(b.d.settled, 0, (count + 7) / 8);
     }
@@ -97,10 +106,11 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * representatives every node is free: the free list is the node list, and the outputs are
      * numbered in place of the owners */
     int all_free = rep_before == 0;
-    b.owner = (uint32_t*)mw_arenaAllocate(&arena, b.d.nodes, sizeof(uint32_t));
-    b.node_out = all_free ? b.owner : (uint32_t*)mw_arenaAllocate(&arena, b.d.nodes, sizeof(uint32_t));
-    b.free_point = all_free ? b.d.node_point : (uint32_t*)mw_arenaAllocate(&arena, b.d.nodes, sizeof(uint32_t));
-    b.free_node = all_free ? NULL : (uint32_t*)mw_arenaAllocate(&arena, b.d.nodes, sizeof(uint32_t));
+    b.owner = (uint32_t*)mw_batchBlock(&arena, local[1], sizeof(local[1]), b.d.nodes, sizeof(uint32_t));
+    b.node_out = all_free ? b.owner : (uint32_t*)mw_batchBlock(&arena, local[2], sizeof(local[2]), b.d.nodes, sizeof(uint32_t));
+    b.free_point = all_free ? b.d.node_point
+                            : (uint32_t*)mw_batchBlock(&arena, local[3], sizeof(local[3]), b.d.nodes, sizeof(uint32_t));
+    b.free_node = all_free ? NULL : (uint32_t*)mw_batchBlock(&arena, local[4], sizeof(local[4]), b.d.nodes, sizeof(uint32_t));
     error = meshweld_ErrorMemory;
     if (!b.node_out || !b.free_point || (!all_free && !b.free_node) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
         (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
