@@ -2,6 +2,7 @@
 // demand (build() returns a Float32Array of n * dim coordinates), so only one lives at a time.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { BufferAttribute, BufferGeometry } from 'three';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { gaussian, mulberry32 } from './prng.mjs';
 
@@ -38,14 +39,14 @@ function stlSoup(file) {
     const bytes = readFileSync(require.resolve(`stl-models/objects/${file}`));
     const soup = new STLLoader().parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
     const points = soup.getAttribute('position').array;
-    stlCache.set(file, { points, diagonal: diagonal(points, 3) });
+    stlCache.set(file, { soup, points, diagonal: diagonal(points, 3) });
   }
   return stlCache.get(file);
 }
 
 function stlDataset(model, relative) {
   const file = `${model}.bin.stl`;
-  const { points, diagonal: d } = stlSoup(file);
+  const { soup, points, diagonal: d } = stlSoup(file);
   return {
     name: `stl-${model}-${relative.toExponential()}`,
     family: 'stl',
@@ -54,6 +55,8 @@ function stlDataset(model, relative) {
     radius: d * relative,
     description: `stl-models ${file}, the triangle soup as loaded by three's STLLoader; r = ${relative.toExponential()} of the bounding-box diagonal`,
     build: () => points,
+    geometry: () => soup, // positions (build()'s points) and normals
+    normals: "STLLoader's per-face normals",
   };
 }
 
@@ -71,6 +74,13 @@ function npmBunny() {
     radius: diagonal(points, 3) * relative,
     description: `npm bunny (${positions.length} vertices) unrolled into a triangle soup; r = ${relative.toExponential()} of the bounding-box diagonal`,
     build: () => points,
+    normals: 'per-face normals from computeVertexNormals (an unindexed soup), as an STL file has them',
+    geometry() {
+      const soup = new BufferGeometry();
+      soup.setAttribute('position', new BufferAttribute(points, 3));
+      soup.computeVertexNormals();
+      return soup;
+    },
   };
 }
 

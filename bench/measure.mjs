@@ -80,7 +80,7 @@ export async function benchDataset(ds, points, { file, nativePath, rules, progre
     if (c === anchor) continue;
     const assessWasm = (row, raw) => settle(row, c, raw);
     if (skip) rows.push(newRow(c, { skip }));
-    else if (c.method === 'auto') await paired(c, undefined, assessWasm); // precise against loose (target 6)
+    else if (c.method === 'auto') await paired(c, undefined, assessWasm); // precise against loose, interleaved
     else await alone(c, c.prepare(points, ds), assessWasm);
   }
 

@@ -24,3 +24,15 @@ export async function meshweldModule() {
   }
   return loaded;
 }
+
+let loadedThree = null;
+/** meshweld/three (the snapshot's three.js when there is one), ready. */
+export async function meshweldThreeModule() {
+  if (!loadedThree) {
+    const dir = process.env.MESHWELD_BENCH_JS;
+    const url = dir ? pathToFileURL(`${dir}/three.js`).href : new URL('three.js', source).href;
+    loadedThree = await import(url);
+    await loadedThree.ready;
+  }
+  return loadedThree;
+}

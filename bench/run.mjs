@@ -1,7 +1,8 @@
 // The benchmark: meshweld (WebAssembly, every method and store; native) against
 // meshoptimizer, glTF-Transform, three.js and a naive JS port of the article, on real and
-// synthetic data. Markdown on stdout (and in bench/data/results.md), progress on stderr, every
-// figure in bench/data/results.json.
+// synthetic data; on the STL soups also meshweld/three's weldGeometry against weld(). Markdown on
+// stdout (and in bench/data/results.md), progress on stderr, every figure in
+// bench/data/results.json.
 //
 //   npm run bench [-- --quick] [--only NAME,NAME] [--no-memory] [--no-native] [--memory-jobs N]
 //
@@ -14,12 +15,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { autoHasStores, contestantNotes, loadAll } from './contestants.mjs';
+import { contestantNotes, loadAll } from './contestants.mjs';
 import { datasets } from './datasets.mjs';
+import { benchGeometry } from './geometry.mjs';
 import { benchDataset, measureMemory, WARM_POINTS } from './measure.mjs';
 import { snapshotModule } from './module.mjs';
 import { buildNative, NATIVE_NOTE } from './native.mjs';
-import { datasetTable, header, targets, targetsText } from './report.mjs';
+import { datasetTable, geometryTable, header, targets, targetsText } from './report.mjs';
 import { policy, sinkResult } from './timing.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -106,13 +108,23 @@ for (const ds of plan) {
   if (options.memory) {
     await measureMemory(rows, ds, { file, nativePath, parallel: options.memoryJobs, capMs: rules.memoryCapMs, quick: options.quick, progress });
   }
-  const { build, ...meta } = ds;
-  results.push({ ...meta, seconds: (performance.now() - t0) / 1e3, rows });
+  let weldGeometry;
+  if (ds.geometry) {
+    try {
+      weldGeometry = await benchGeometry(ds, { rules, progress });
+    } catch (error) {
+      weldGeometry = { error: String(error?.message ?? error).split('\n')[0] };
+      progress(`  weldGeometry: ${weldGeometry.error}`);
+    }
+  }
+  const { build, geometry, ...meta } = ds;
+  results.push({ ...meta, seconds: (performance.now() - t0) / 1e3, rows, ...(weldGeometry && { weldGeometry }) });
   out(datasetTable(ds, rows));
+  if (weldGeometry) out(geometryTable(ds, weldGeometry));
   progress(`  ${((performance.now() - t0) / 1e3).toFixed(1)} s`);
 }
 
-const summary = targets(results, { quick: options.quick, autoPreciseOnly: !(await autoHasStores(3)) && !(await autoHasStores(2)) });
+const summary = targets(results, { quick: options.quick });
 out(targetsText(summary));
 const wallSeconds = (performance.now() - started) / 1e3;
 out(`Wall time: ${wallSeconds.toFixed(0)} s. Sink: ${sinkResult()}.`);
