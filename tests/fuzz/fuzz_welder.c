@@ -168,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             for (size_t i = 0; i < take && !has_bad; ++i)
                 has_bad = !fz_finite(fz_at(batch, stride, i), d) ||
                           (fz_mayRefuseRange(before) && asked != meshweld_MethodAuto && r > 0.0f &&
-                           fz_outOfGrid(fz_at(batch, stride, i), d, r, fz_hasCells(before) ? before : meshweld_MethodGrid2R));
+                           fz_nearOutOfGrid(fz_at(batch, stride, i), d, r, fz_hasCells(before) ? before : meshweld_MethodGrid2R));
             FZ_ASSERT(has_bad && (e == meshweld_ErrorNonFinite || e == meshweld_ErrorRange),
                       "batch %d of %zu points gave %d (%s)", b, take, e, meshweld_errorString(e));
             unchanged(&s, w, d, e);
