@@ -145,7 +145,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
     double size = 0;
     if (engine) {
         size = mw_dataCellSize(points, stride, o.dim, node_point, nodes, o.radius);
-        engine = extent < MW_CELL_LIMIT / 2 * size;
+        engine = mw_dataCellsHold(extent, size);
     }
     if (engine) {
         mw_DataCells cells;

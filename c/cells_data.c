@@ -17,7 +17,6 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
      * error 2^-53), so below limit = 2^28 cells its absolute error stays under 2^-25 cells, and
      * the reach covers it with room to spare */
     cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
-    cells->limit = MW_CELL_LIMIT / 2 * size;
 }
 
 /* The typical spacing of the points, from a sample of 256: the median gap between consecutive

@@ -343,8 +343,14 @@ void mw_exactSettle(mw_Table* exact, unsigned int* remap, const float* points, s
 typedef struct mw_DataCells {
     double inverse; /* cells per unit length */
     double reach;   /* r in cells, with the slack that covers every rounding of the products */
-    double limit;   /* largest |coordinate| the cell indices hold */
 } mw_DataCells;
+
+/* Cells of edge size index every coordinate below extent: their indices stay under 2^28 (the
+ * range the reach's rounding argument covers, and int32 with room for neighbours). */
+static inline int mw_dataCellsHold(double extent, double size)
+{
+    return extent < MW_CELL_LIMIT / 2 * size;
+}
 
 /* The cells of edge size for radius r. */
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);

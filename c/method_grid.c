@@ -40,7 +40,7 @@ static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, c
             w->spacing = current;
     }
     *size = current;
-    if (b->d.extent < MW_CELL_LIMIT / 2 * current)
+    if (mw_dataCellsHold(b->d.extent, current))
         return meshweld_Ok;
     *size = b->d.extent / (MW_CELL_LIMIT / 8);
     return !coarse && *size > 64.0 * w->spacing ? MW_COARSE : meshweld_Ok;
