@@ -7,7 +7,7 @@
  * greedy, since the representatives made between the two come later in order. Then the nodes are
  * welded by one of three searches, which all give the same remap:
  *   engine  the spatial engine (engine.c), whose pairs count only when the attributes match;
- *   kdtree  node by node, a kd-tree over the distinct positions, whose representatives are chained
+ *   kdtree  node by node, a kd-tree over the distinct positions, whose representatives are ringed
  *           per position (asked for, coordinates too far out for cells, or clusters too dense for
  *           the engine);
  *   exact   radius 0: node by node, only the representatives at the same position. */
@@ -49,26 +49,20 @@ static int mw_checkAttributes(const meshweld_Attribute* attributes, size_t attri
     return meshweld_Ok;
 }
 
-/* The node-by-node searches (kdtree, exact) over the distinct positions. */
+/* The node-by-node searches (kdtree, exact) over the distinct positions: each position keeps a
+ * ring of its representative nodes (reps.c), and a search lowers query.best over the rings of
+ * the positions within r. */
 typedef struct mw_Chains {
-    const float* points;
-    size_t stride;
-    int dim;
-    double r2;
-    const mw_Match* match;
-    const uint32_t* node_point; /* node -> its vertex */
-    uint32_t* head;             /* distinct position -> its newest representative node */
-    uint32_t* next;             /* representative node -> the previous one at its position */
-    size_t vertex;              /* the vertex searching */
-    uint32_t best;
+    mw_Reps reps;   /* the nodes: their coordinates, rings and vertices */
+    uint32_t* head; /* distinct position -> the newest representative node there */
+    mw_Query query;
 } mw_Chains;
 
 static void mw_chainVisit(void* context, uint32_t position)
 {
     mw_Chains* c = (mw_Chains*)context;
-    for (uint32_t q = c->head[position]; q != MW_NONE; q = c->next[q])
-        if (q < c->best && mw_match(c->match, c->vertex, c->node_point[q]))
-            c->best = q;
+    if (c->head[position] != MW_NONE)
+        mw_ringEarliest(&c->reps, c->head[position], &c->query);
 }
 
 int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t count, size_t stride,
@@ -157,8 +151,19 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
     if (!engine) {
         /* node by node: the representatives of each distinct position chained in variant[] and
          * variant_next[], which the nodes no longer need */
-        mw_Chains c = {points, stride, o.dim, (double)o.radius * o.radius, &match, node_point, variant, variant_next, 0,
-                       MW_NONE};
+        mw_Chains c;
+        memset(&c, 0, sizeof(c));
+        c.reps.xyz = (float*)mw_arenaAllocate(&arena, nodes, 3 * sizeof(float));
+        if (!c.reps.xyz)
+            goto done;
+        c.reps.next = variant_next, c.reps.point = node_point, c.reps.count = nodes;
+        c.head = variant;
+        for (uint32_t n = 0; n < nodes; ++n) {
+            const float* p = mw_point(points, stride, node_point[n]);
+            c.reps.xyz[n * 3] = p[0] + 0.0f;
+            c.reps.xyz[n * 3 + 1] = p[1] + 0.0f;
+            c.reps.xyz[n * 3 + 2] = o.dim == 3 ? p[2] + 0.0f : 0.0f;
+        }
         for (uint32_t d = 0; d < distinct; ++d)
             variant[d] = MW_NONE;
         if (o.radius > 0) {
@@ -177,21 +182,19 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
             if (info)
                 info->method = meshweld_MethodKdtree;
         }
+        double r2 = (double)o.radius * o.radius;
         for (uint32_t n = 0; n < nodes; ++n) {
             size_t i = node_point[n];
-            c.vertex = i, c.best = MW_NONE;
-            if (o.radius > 0) {
-                double p[3];
-                mw_load(p, mw_point(points, stride, i), o.dim);
-                mw_kdVisit(&tree, p, c.r2, mw_chainVisit, &c);
-            } else {
+            mw_Query q = {{0, 0, 0}, o.dim, r2, &match, i, MW_NONE, 0};
+            mw_load(q.p, mw_point(points, stride, i), o.dim);
+            c.query = q;
+            if (o.radius > 0)
+                mw_kdVisit(&tree, q.p, r2, mw_chainVisit, &c);
+            else
                 mw_chainVisit(&c, position[i]);
-            }
-            owner[n] = c.best == MW_NONE ? n : c.best;
-            if (owner[n] == n) {
-                variant_next[n] = variant[position[i]];
-                variant[position[i]] = n;
-            }
+            owner[n] = c.query.best == MW_NONE ? n : c.query.best;
+            if (owner[n] == n)
+                mw_ringLink(&c.reps, &variant[position[i]], n);
         }
     }
 

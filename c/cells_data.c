@@ -77,20 +77,16 @@ static mw_Entry* mw_indexFind(const mw_Index* index, int32_t x, int32_t y, int32
     return mw_tableFindHashed(&index->table, mw_cellHash(a, b, c), a, b, c);
 }
 
-void mw_indexInsert(mw_Index* index, const mw_Reps* reps, int dim, uint32_t rep)
+void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)
 {
     uint32_t key[3];
     mw_indexKey(index, &reps->xyz[rep * 3], dim, key);
     mw_Entry* e = mw_indexFind(index, (int32_t)key[0], (int32_t)key[1], (int32_t)key[2]);
     if (e->value == MW_NONE) {
         memcpy(e->key, key, sizeof(e->key));
-        reps->next[rep] = rep;
         index->table.count++;
-    } else {
-        reps->next[rep] = reps->next[e->value]; /* the oldest */
-        reps->next[e->value] = rep;
     }
-    e->value = rep;
+    mw_ringLink(reps, &e->value, rep);
 }
 
 int mw_indexReserve(mw_Index* index, size_t count)
@@ -98,7 +94,7 @@ int mw_indexReserve(mw_Index* index, size_t count)
     return mw_tableReserveWith(&index->table, index->table.count + count, mw_cellHash);
 }
 
-int mw_indexRebuild(mw_Index* index, const mw_Reps* reps, int dim, double size, double radius, size_t room)
+int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, size_t room)
 {
     mw_Table table = {0};
     if (mw_tableReserveWith(&table, reps->count + room, mw_cellHash))
@@ -112,23 +108,6 @@ int mw_indexRebuild(mw_Index* index, const mw_Reps* reps, int dim, double size, 
     return meshweld_Ok;
 }
 
-/* The earliest representative of a ring (given by its newest) within r of p, below best. */
-static uint32_t mw_indexRing(mw_Index* index, const mw_Reps* reps, int dim, uint32_t newest, const double p[3],
-                             double r2, const mw_Match* match, size_t vertex, uint32_t best)
-{
-    uint32_t q = reps->next[newest]; /* oldest first: the first match is the ring's earliest */
-    for (;;) {
-        index->work++;
-        if (q >= best)
-            return best;
-        if (mw_distance2(p, &reps->xyz[q * 3], dim) <= r2 && (!match || mw_match(match, vertex, reps->point[q])))
-            return q;
-        if (q == newest)
-            return best;
-        q = reps->next[q];
-    }
-}
-
 uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,
                           const mw_Match* match, size_t vertex)
 {
@@ -139,7 +118,7 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
     int t[3];
     mw_dataCell(&index->cells, s, dim, f, t);
     index->searched++;
-    uint32_t best = MW_NONE;
+    mw_Query q = {{p[0], p[1], p[2]}, dim, r2, match, vertex, MW_NONE, 0};
     int32_t z0 = f[2] + (t[2] < 0 ? -1 : 0), z1 = f[2] + (t[2] > 0);
     int32_t y0 = f[1] + (t[1] < 0 ? -1 : 0), y1 = f[1] + (t[1] > 0);
     int32_t x0 = f[0] + (t[0] < 0 ? -1 : 0), x1 = f[0] + (t[0] > 0);
@@ -148,9 +127,10 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
             for (int32_t x = x0; x <= x1; ++x) {
                 const mw_Entry* c = mw_indexFind(index, x, y, z);
                 if (c->value != MW_NONE)
-                    best = mw_indexRing(index, reps, dim, c->value, p, r2, match, vertex, best);
+                    mw_ringEarliest(reps, c->value, &q);
             }
-    return best;
+    index->work += q.steps;
+    return q.best;
 }
 
 int mw_indexCrowded(const mw_Index* index)

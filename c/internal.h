@@ -398,11 +398,81 @@ int mw_repsReserve(mw_Reps* reps, size_t count);
 uint32_t mw_repsAdd(mw_Reps* reps, const double p[3]);
 void mw_repsFree(mw_Reps* reps);
 
+/* The rule every method applies: representative q can take p when it lies within r of it and,
+ * for the attribute weld, passes match against vertex. */
+static inline int mw_repsJoins(const mw_Reps* reps, uint32_t q, const double p[3], int dim, double r2,
+                               const mw_Match* match, size_t vertex)
+{
+    return mw_distance2(p, &reps->xyz[q * 3], dim) <= r2 && (!match || mw_match(match, vertex, reps->point[q]));
+}
+
+/* A query of the representatives: the point, the radius, the optional match, and what the
+ * search has found so far (best: the earliest that joins, MW_NONE before any) and cost (steps). */
+typedef struct mw_Query {
+    double p[3];
+    int dim;
+    double r2;
+    const mw_Match* match;
+    size_t vertex;
+    uint32_t best;
+    size_t steps;
+} mw_Query;
+
+/* Rings of representatives, the one container the cell stores use: a slot holds the ring's
+ * newest, next[newest] is its oldest, and next[] runs from older to newer, so a walk from the
+ * oldest meets the representatives in order.
+ *   mw_ringEarliest: q->best lowered to the ring's earliest member that joins (the walk stops at
+ *                    the first one, or at q->best);
+ *   mw_ringLink:     rep (newer than every member) joins the ring of slot (MW_NONE: a new ring);
+ *   mw_ringUnlink:   the newest member leaves (slot becomes MW_NONE when it was alone). */
+static inline void mw_ringEarliest(const mw_Reps* reps, uint32_t newest, mw_Query* q)
+{
+    uint32_t r = reps->next[newest];
+    for (;;) {
+        q->steps++;
+        if (r >= q->best)
+            return;
+        if (mw_repsJoins(reps, r, q->p, q->dim, q->r2, q->match, q->vertex)) {
+            q->best = r;
+            return;
+        }
+        if (r == newest)
+            return;
+        r = reps->next[r];
+    }
+}
+
+/* The same over the representatives [from, to) in order (NAIVE's scan, a kd-tree forest's tail). */
+static inline void mw_runEarliest(const mw_Reps* reps, size_t from, size_t to, mw_Query* q)
+{
+    to = to < q->best ? to : q->best;
+    for (size_t r = from; r < to; ++r) {
+        q->steps++;
+        if (mw_repsJoins(reps, (uint32_t)r, q->p, q->dim, q->r2, q->match, q->vertex)) {
+            q->best = (uint32_t)r;
+            return;
+        }
+    }
+}
+
+static inline void mw_ringLink(mw_Reps* reps, uint32_t* slot, uint32_t rep)
+{
+    if (*slot == MW_NONE) {
+        reps->next[rep] = rep;
+    } else {
+        reps->next[rep] = reps->next[*slot]; /* the oldest */
+        reps->next[*slot] = rep;
+    }
+    *slot = rep;
+}
+
+void mw_ringUnlink(mw_Reps* reps, uint32_t* slot);
+
 /* Rebuilds the index with cells of edge size and room for room more representatives. */
-int mw_indexRebuild(mw_Index* index, const mw_Reps* reps, int dim, double size, double radius, size_t room);
+int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, size_t room);
 /* Makes room for count more representatives in the table. */
 int mw_indexReserve(mw_Index* index, size_t count);
-void mw_indexInsert(mw_Index* index, const mw_Reps* reps, int dim, uint32_t rep);
+void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);
 /* The earliest representative within r of p (as doubles) that passes match against vertex, or
  * MW_NONE. */
 uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,

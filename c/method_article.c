@@ -1,21 +1,27 @@
-/* The article's grids (grid-r, grid-2r, hex, bcc; their cells in cells_article.c) in both store
- * policies, loose and precise, after the exact pass.
- * One-shot square-grid welds of dense points use a flat cell array instead of the hash table. */
+/* The article's grids (grid-r, grid-2r, hex, bcc; their cells in cells_article.c) after the exact
+ * pass, in either store policy over either container:
+ *   containers: a cell's slot in the hash table of cells, or, for one-shot square-grid welds of
+ *               dense points, in a flat cell array (mw_slot);
+ *   loose:      the first representative stored in the point's cells, in search order; one
+ *               representative per cell (mw_storeLoose);
+ *   precise:    the earliest representative within r among all the point's cells, each cell
+ *               holding a ring of them (reps.c); the naive result (mw_storePrecise).
+ * A cell scheme yields the point's cells (store cell first), the container their slots, and each
+ * policy is written once over those. */
 #include "internal.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys);
 
 /* The cell table's slot of a cell. Its entries hold the low words of the cell coordinates; while
  * every cell seen fits int32 those are the whole key. Once some batch reached beyond
  * MW_NEAR_CELLS (w->far), a slot whose low words match is checked against the store cell of its
- * representative (the newest of a precise chain: they all share the cell), recomputed from its
+ * representative (the newest of a precise ring: they all share the cell), recomputed from its
  * position: cells 2^32 apart never meet. */
-static mw_Entry* mw_cellFind(const meshweld_Welder* w, const mw_Key* k)
+static mw_Entry* mw_cellFindFar(const meshweld_Welder* w, const mw_Key* k)
 {
-    if (!w->far)
-        return mw_find(&w->cells, k);
     const mw_Table* table = &w->cells;
     size_t i = k->hash & table->mask;
     for (;;) {
@@ -34,43 +40,9 @@ static mw_Entry* mw_cellFind(const meshweld_Welder* w, const mw_Key* k)
     }
 }
 
-/* The representative p merges into, given its cells (store cell first), creating one (and
- * storing it) when there is none. */
-static uint32_t mw_weldGrid(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
+static inline mw_Entry* mw_cellFind(const meshweld_Welder* w, const mw_Key* k)
 {
-    mw_Entry* home = mw_cellFind(w, &cells[0]);
-    if (w->store == meshweld_StoreLoose) {
-        if (home->value != MW_NONE)
-            return home->value;
-        for (int k = 1; k < count; ++k) {
-            mw_Entry* e = mw_cellFind(w, &cells[k]);
-            if (e->value != MW_NONE)
-                return e->value;
-        }
-        uint32_t rep = mw_repsAdd(&w->reps, p);
-        memcpy(home->key, cells[0].key, sizeof(home->key));
-        home->value = rep;
-        w->cells.count++;
-        return rep;
-    }
-
-    uint32_t best = MW_NONE;
-    for (int k = 0; k < count; ++k) {
-        const mw_Entry* e = k == 0 ? home : mw_cellFind(w, &cells[k]);
-        for (uint32_t q = e->value; q != MW_NONE; q = w->reps.next[q])
-            if (q < best && mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
-                best = q;
-    }
-    if (best != MW_NONE)
-        return best;
-    uint32_t rep = mw_repsAdd(&w->reps, p);
-    if (home->value == MW_NONE) {
-        memcpy(home->key, cells[0].key, sizeof(home->key));
-        w->cells.count++;
-    }
-    w->reps.next[rep] = home->value;
-    home->value = rep;
-    return rep;
+    return w->far ? mw_cellFindFar(w, k) : mw_find(&w->cells, k);
 }
 
 /* The square grids' search orders, as offsets d = dx + 2 dy + 4 dz (grid-2r, by the store cell's
@@ -196,30 +168,55 @@ static int mw_denseCells(const meshweld_Welder* w, const double p[3], mw_Key* ke
     return q.count;
 }
 
-/* mw_weldGrid on the flat cell array. */
-static uint32_t mw_weldDense(meshweld_Welder* w, const double p[3], const mw_Key* cells, int count)
+/* The slot of a cell: in the flat array when the batch has one (dense; k->hash is then the cell's
+ * index there), else in the hash table (found or empty; nothing is inserted until mw_slotClaim). */
+static inline uint32_t* mw_slot(const meshweld_Welder* w, int dense, const mw_Key* k)
 {
-    uint32_t* home = &w->dense[cells[0].hash];
-    if (w->store == meshweld_StoreLoose) {
-        if (*home != MW_NONE)
-            return *home;
-        for (int k = 1; k < count; ++k) {
-            uint32_t v = w->dense[cells[k].hash];
-            if (v != MW_NONE)
-                return v;
-        }
-        return *home = mw_repsAdd(&w->reps, p);
+    return dense ? &w->dense[k->hash] : &mw_cellFind(w, k)->value;
+}
+
+/* An empty table slot about to receive its first representative takes the cell's key. */
+static void mw_slotClaim(meshweld_Welder* w, int dense, uint32_t* slot, const mw_Key* k)
+{
+    if (dense || *slot != MW_NONE)
+        return;
+    mw_Entry* e = (mw_Entry*)(void*)((char*)slot - offsetof(mw_Entry, value));
+    memcpy(e->key, k->key, sizeof(e->key));
+    w->cells.count++;
+}
+
+/* The loose store: the representative stored in the first of the point's cells that has one, or
+ * a new one stored in the store cell. */
+static inline uint32_t mw_storeLoose(meshweld_Welder* w, int dense, const double p[3], const mw_Key* cells, int count)
+{
+    uint32_t* home = NULL;
+    for (int k = 0; k < count; ++k) {
+        uint32_t* slot = mw_slot(w, dense, &cells[k]);
+        if (*slot != MW_NONE)
+            return *slot;
+        home = k == 0 ? slot : home;
     }
-    uint32_t best = MW_NONE;
-    for (int k = 0; k < count; ++k)
-        for (uint32_t q = w->dense[cells[k].hash]; q != MW_NONE; q = w->reps.next[q])
-            if (q < best && mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
-                best = q;
-    if (best != MW_NONE)
-        return best;
+    mw_slotClaim(w, dense, home, &cells[0]);
+    return *home = mw_repsAdd(&w->reps, p);
+}
+
+/* The precise store: the earliest representative within r in the rings of all the point's
+ * cells, or a new one that joins the store cell's ring. */
+static inline uint32_t mw_storePrecise(meshweld_Welder* w, int dense, const double p[3], const mw_Key* cells, int count)
+{
+    mw_Query q = {{p[0], p[1], p[2]}, w->dim, w->r2, NULL, 0, MW_NONE, 0};
+    uint32_t* home = NULL;
+    for (int k = 0; k < count; ++k) {
+        uint32_t* slot = mw_slot(w, dense, &cells[k]);
+        if (*slot != MW_NONE)
+            mw_ringEarliest(&w->reps, *slot, &q);
+        home = k == 0 ? slot : home;
+    }
+    if (q.best != MW_NONE)
+        return q.best;
     uint32_t rep = mw_repsAdd(&w->reps, p);
-    w->reps.next[rep] = *home;
-    *home = rep;
+    mw_slotClaim(w, dense, home, &cells[0]);
+    mw_ringLink(&w->reps, home, rep);
     return rep;
 }
 
@@ -231,7 +228,7 @@ static void mw_exactHashed(const meshweld_Welder* w, const float* src, mw_Key* k
 }
 
 /* Undoes a grid batch that failed part-way: removes the representatives made since rep_before
- * from the cell table (newest first, so precise chains unwind), and the exact keys of the
+ * from the cell table (newest first, so precise rings unwind), and the exact keys of the
  * points listed in fresh. Without fresh (the welder was empty before the batch) it empties all. */
 static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_t* fresh, size_t fresh_count,
                             const float* points, size_t stride)
@@ -248,9 +245,11 @@ static void mw_rollbackGrid(meshweld_Welder* w, size_t rep_before, const uint32_
         double p[3] = {w->reps.xyz[rep * 3], w->reps.xyz[rep * 3 + 1], w->reps.xyz[rep * 3 + 2]};
         mw_cellKeys(w, p, keys);
         mw_Entry* home = mw_cellFind(w, &keys[0]);
-        if (w->store == meshweld_StorePrecise && w->reps.next[rep] != MW_NONE)
-            home->value = w->reps.next[rep];
+        if (w->store == meshweld_StorePrecise)
+            mw_ringUnlink(&w->reps, &home->value);
         else
+            home->value = MW_NONE;
+        if (home->value == MW_NONE)
             mw_tableEraseWith(&w->cells, home, mw_cellHash);
     }
     for (size_t j = 0; j < fresh_count; ++j) {
@@ -268,7 +267,7 @@ int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     uint32_t* fresh = NULL; /* points of this batch whose position was new: needed to undo */
     if (w->fed > 0 && !(fresh = (uint32_t*)mw_allocate(count, sizeof(uint32_t))))
         return meshweld_ErrorMemory;
-    int error = meshweld_Ok, dense = mw_denseSetup(w, count);
+    int error = meshweld_Ok, dense = mw_denseSetup(w, count), loose = w->store == meshweld_StoreLoose;
     mw_Key cells[27];
     for (size_t i = 0; i < count; ++i) {
         if (i % MW_WINDOW == 0) {
@@ -287,11 +286,12 @@ int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         if (e->value == MW_NONE) {
             double p[3];
             mw_load(p, src, w->dim);
-            uint32_t rep;
+            int n = dense ? mw_denseCells(w, p, cells) : mw_cellKeys(w, p, cells);
+            uint32_t rep; /* each policy specialised for each container (a constant argument) */
             if (dense)
-                rep = mw_weldDense(w, p, cells, mw_denseCells(w, p, cells));
+                rep = loose ? mw_storeLoose(w, 1, p, cells, n) : mw_storePrecise(w, 1, p, cells, n);
             else
-                rep = mw_weldGrid(w, p, cells, mw_cellKeys(w, p, cells));
+                rep = loose ? mw_storeLoose(w, 0, p, cells, n) : mw_storePrecise(w, 0, p, cells, n);
             memcpy(e->key, key.key, sizeof(e->key));
             e->value = rep;
             w->exact.count++;

@@ -74,10 +74,9 @@ static uint32_t mw_forestEarliest(const meshweld_Welder* w, const double p[3])
             return q;
         covered += w->forest[k].count;
     }
-    for (size_t q = covered; q < w->reps.count; ++q) /* the tail, in order */
-        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
-            return (uint32_t)q;
-    return MW_NONE;
+    mw_Query q = {{p[0], p[1], p[2]}, w->dim, w->r2, NULL, 0, MW_NONE, 0};
+    mw_runEarliest(&w->reps, covered, w->reps.count, &q); /* the tail, in order */
+    return q.best;
 }
 
 /* KDTREE: first every new distinct position looks for the earliest earlier representative

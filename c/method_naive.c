@@ -6,10 +6,9 @@
 /* The earliest representative within r, by a scan of them all, or a new one. */
 static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
 {
-    for (size_t q = 0; q < w->reps.count; ++q)
-        if (mw_distance2(p, &w->reps.xyz[q * 3], w->dim) <= w->r2)
-            return (uint32_t)q;
-    return mw_repsAdd(&w->reps, p);
+    mw_Query q = {{p[0], p[1], p[2]}, w->dim, w->r2, NULL, 0, MW_NONE, 0};
+    mw_runEarliest(&w->reps, 0, w->reps.count, &q);
+    return q.best != MW_NONE ? q.best : mw_repsAdd(&w->reps, p);
 }
 
 int mw_addNaive(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride)

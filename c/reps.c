@@ -1,5 +1,7 @@
-/* The representatives: the outputs made so far, their positions (the kept inputs) and the ring
- * links that the cell indexes chain them by. Every method stores its representatives here. */
+/* The representatives: the outputs made so far, their positions (the kept inputs), and the rings
+ * that cell stores keep them in. Every method stores its representatives here, and every search
+ * of the representatives finds the earliest that joins (mw_repsJoins) with the ring and run
+ * walks of internal.h (inline there: they are the inner loops). */
 #include "internal.h"
 
 int mw_repsReserve(mw_Reps* reps, size_t count)
@@ -42,4 +44,18 @@ void mw_repsFree(mw_Reps* reps)
     reps->xyz = NULL;
     reps->next = NULL;
     reps->capacity = 0;
+}
+
+void mw_ringUnlink(mw_Reps* reps, uint32_t* slot)
+{
+    uint32_t newest = *slot, oldest = reps->next[newest];
+    if (oldest == newest) {
+        *slot = MW_NONE;
+        return;
+    }
+    uint32_t r = oldest;
+    while (reps->next[r] != newest)
+        r = reps->next[r];
+    reps->next[r] = oldest;
+    *slot = r;
 }
