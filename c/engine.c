@@ -94,54 +94,12 @@ static void mw_shellSetup(mw_Sorted* s, int dim)
     }
 }
 
-/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort of 11-bit digits, then the runs
- * of equal keys are the cells. sorted[] receives the nodes in cell order. */
-static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                         double range, uint32_t* sorted)
+/* The runs of equal keys in keys[0..m) (ascending) are the cells: s->key and s->start. */
+static int mw_keyRuns(mw_Sorted* s, mw_Arena* arena, const uint64_t* keys, int shift, size_t m)
 {
-    size_t m = nodes->count;
-    int bits = 1;
-    while (bits < 64 && (double)((uint64_t)1 << bits) < range)
-        bits++;
-    uint64_t* keys = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
-    uint64_t* keys2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
-    uint32_t* nodes2 = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, 2048, sizeof(uint32_t));
-    if (!keys || !keys2 || !nodes2 || !count)
-        return meshweld_ErrorMemory;
-    for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        keys[j] = mw_cellKey(s, f);
-        sorted[j] = (uint32_t)j;
-    }
-    uint32_t* from_node = sorted;
-    for (int shift = 0; shift < bits; shift += 11) {
-        memset(count, 0, 2048 * sizeof(uint32_t));
-        for (size_t j = 0; j < m; ++j)
-            count[(keys[j] >> shift) & 2047]++;
-        uint32_t sum = 0;
-        for (int d = 0; d < 2048; ++d) {
-            uint32_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        uint32_t* to_node = from_node == sorted ? nodes2 : sorted;
-        for (size_t j = 0; j < m; ++j) {
-            uint32_t at = count[(keys[j] >> shift) & 2047]++;
-            keys2[at] = keys[j];
-            to_node[at] = from_node[j];
-        }
-        uint64_t* t = keys;
-        keys = keys2, keys2 = t;
-        from_node = to_node;
-    }
-    if (from_node != sorted)
-        memcpy(sorted, from_node, m * sizeof(uint32_t));
-    /* the runs of equal keys */
     size_t runs = 1;
     for (size_t j = 1; j < m; ++j)
-        runs += keys[j] != keys[j - 1];
+        runs += (keys[j] >> shift) != (keys[j - 1] >> shift);
     s->cells = runs;
     s->key = (uint64_t*)mw_arenaAllocate(arena, runs, sizeof(uint64_t));
     s->start = (uint32_t*)mw_arenaAllocate(arena, runs + 1, sizeof(uint32_t));
@@ -149,16 +107,96 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
         return meshweld_ErrorMemory;
     size_t c = 0;
     for (size_t j = 0; j < m; ++j)
-        if (j == 0 || keys[j] != keys[j - 1]) {
-            s->key[c] = keys[j];
+        if (j == 0 || (keys[j] >> shift) != (keys[j - 1] >> shift)) {
+            s->key[c] = keys[j] >> shift;
             s->start[c++] = (uint32_t)j;
         }
     s->start[runs] = (uint32_t)m;
-    mw_arenaRelease(arena, keys);
-    mw_arenaRelease(arena, keys2);
-    mw_arenaRelease(arena, nodes2);
-    mw_arenaRelease(arena, count);
     return meshweld_Ok;
+}
+
+/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort (digits of at most 11 bits,
+ * as few passes as the key range needs), then the runs of equal keys are the cells. sorted[]
+ * receives the nodes in cell order. When key and node fit one 64-bit word (key above the node's
+ * bits) the words are sorted alone; else keys and nodes move side by side. The histograms of all
+ * digits are counted in the pass that computes the keys. */
+static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                         double range, uint32_t* sorted)
+{
+    size_t m = nodes->count;
+    int bits = 1, low = 0; /* key bits; node bits below the key in a packed word */
+    while (bits < 64 && (double)((uint64_t)1 << bits) < range)
+        bits++;
+    while (low < 32 && ((uint64_t)1 << low) < m)
+        low++;
+    int packed = bits + low <= 64;
+    int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    uint32_t mask = ((uint32_t)1 << width) - 1;
+    uint64_t* keys = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    uint64_t* keys2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    uint32_t* nodes2 = packed ? sorted : (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)passes << width, sizeof(uint32_t));
+    if (!keys || !keys2 || !nodes2 || !count)
+        return meshweld_ErrorMemory;
+    memset(count, 0, ((size_t)passes << width) * sizeof(uint32_t));
+    int shift = packed ? low : 0;
+    for (size_t j = 0; j < m; ++j) {
+        int32_t f[3];
+        mw_nodeCell(nodes, cells, j, f);
+        uint64_t key = mw_cellKey(s, f);
+        for (int p = 0; p < passes; ++p)
+            count[((size_t)p << width) + ((key >> (p * width)) & mask)]++;
+        if (packed) {
+            keys[j] = key << low | j;
+        } else {
+            keys[j] = key;
+            sorted[j] = (uint32_t)j;
+        }
+    }
+    for (int p = 0; p < passes; ++p) {
+        uint32_t* at = count + ((size_t)p << width);
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d <= mask; ++d) {
+            uint32_t c = at[d];
+            at[d] = sum;
+            sum += c;
+        }
+    }
+    uint32_t* from_node = sorted;
+    for (int p = 0; p < passes; ++p) {
+        uint32_t* at = count + ((size_t)p << width);
+        int by = shift + p * width;
+        if (packed) {
+            for (size_t j = 0; j < m; ++j) {
+                uint64_t k = keys[j];
+                keys2[at[(k >> by) & mask]++] = k;
+            }
+        } else {
+            uint32_t* to_node = from_node == sorted ? nodes2 : sorted;
+            for (size_t j = 0; j < m; ++j) {
+                uint32_t to = at[(keys[j] >> by) & mask]++;
+                keys2[to] = keys[j];
+                to_node[to] = from_node[j];
+            }
+            from_node = to_node;
+        }
+        uint64_t* t = keys;
+        keys = keys2, keys2 = t;
+    }
+    if (packed) {
+        uint64_t below = ((uint64_t)1 << low) - 1;
+        for (size_t j = 0; j < m; ++j)
+            sorted[j] = (uint32_t)(keys[j] & below);
+    } else if (from_node != sorted) {
+        memcpy(sorted, from_node, m * sizeof(uint32_t));
+    }
+    mw_arenaRelease(arena, keys2);
+    mw_arenaRelease(arena, count);
+    if (!packed)
+        mw_arenaRelease(arena, nodes2);
+    int error = mw_keyRuns(s, arena, keys, shift, m);
+    mw_arenaRelease(arena, keys);
+    return error;
 }
 
 /* Dense boxes (at most two cells per node): a counting sort on the key itself, whose scatter
@@ -198,14 +236,26 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
                         uint32_t* cell)
 {
     size_t m = nodes->count;
-    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = j == 0 || f[a] < lo[a] ? f[a] : lo[a];
-            hi[a] = j == 0 || f[a] > hi[a] ? f[a] : hi[a];
+    /* the box of the cells: floor(p * inverse) never decreases with p, so the extreme cells are
+     * those of the extreme coordinates */
+    float low[3], high[3];
+    for (int a = 0; a < 3; ++a)
+        low[a] = high[a] = a < nodes->dim ? mw_nodePoint(nodes, 0)[a] : 0.0f;
+    for (size_t j = 1; j < m; ++j) {
+        const float* p = mw_nodePoint(nodes, j);
+        for (int a = 0; a < 2; ++a) {
+            low[a] = p[a] < low[a] ? p[a] : low[a];
+            high[a] = p[a] > high[a] ? p[a] : high[a];
         }
+        if (nodes->dim == 3) {
+            low[2] = p[2] < low[2] ? p[2] : low[2];
+            high[2] = p[2] > high[2] ? p[2] : high[2];
+        }
+    }
+    int32_t lo[3], hi[3];
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = mw_floor((double)low[a] * cells->inverse);
+        hi[a] = mw_floor((double)high[a] * cells->inverse);
     }
     double range = 1.0;
     for (int a = 0; a < 3; ++a) {
@@ -259,39 +309,41 @@ static int mw_pairsRoom(mw_Pairs* pairs, mw_Arena* arena, size_t more)
     return meshweld_Ok;
 }
 
-/* The pairs within r between sorted point i and the sorted points [from, to): a branch-free
- * candidate loop (the pair is written, then counted when it holds). */
-static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t from, size_t to, double r2,
-                         const mw_Nodes* nodes)
+/* The pairs within r between sorted point i and the sorted points [from, to), written from pair
+ * n on (room made); returns the new count. A branch-free candidate loop: the pair is written,
+ * then counted when it holds. */
+static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i,
+                                  size_t from, size_t to, double r2)
 {
-    const mw_Point4* q = s->p;
     double px = q[i].x, py = q[i].y, pz = q[i].z;
     uint32_t a = q[i].node;
-    size_t n = pairs->count;
-    uint32_t* earlier = pairs->earlier;
-    uint32_t* later = pairs->later;
-    pairs->tests += to - from;
-    if (nodes->match && nodes->match->count) {
-        for (size_t t = from; t < to; ++t) {
-            double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
-            uint32_t b = q[t].node;
-            uint32_t e = a < b ? a : b, l = a < b ? b : a;
-            if (mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2 &&
-                mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
-                earlier[n] = e, later[n] = l;
-                n++;
-            }
-        }
-    } else {
-        for (size_t t = from; t < to; ++t) {
-            double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
-            uint32_t b = q[t].node;
-            earlier[n] = a < b ? a : b;
-            later[n] = a < b ? b : a;
-            n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
+    for (size_t t = from; t < to; ++t) {
+        double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+        uint32_t b = q[t].node;
+        earlier[n] = a < b ? a : b;
+        later[n] = a < b ? b : a;
+        n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
+    }
+    return n;
+}
+
+/* The same for pairs that must also pass the match predicate (the attribute weld). */
+static size_t mw_pairsMatch(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i, size_t from,
+                            size_t to, double r2, const mw_Nodes* nodes)
+{
+    double px = q[i].x, py = q[i].y, pz = q[i].z;
+    uint32_t a = q[i].node;
+    for (size_t t = from; t < to; ++t) {
+        double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+        uint32_t b = q[t].node;
+        uint32_t e = a < b ? a : b, l = a < b ? b : a;
+        if (mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2 &&
+            mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
+            earlier[n] = e, later[n] = l;
+            n++;
         }
     }
-    pairs->count = n;
+    return n;
 }
 
 /* The cell whose key is key[c] + delta (a half-shell neighbour of cell c, so after it), or cells.
@@ -320,39 +372,65 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
     return lo < s->cells && s->key[lo] == want ? lo : s->cells;
 }
 
-/* Step 2. */
+/* Step 2. The pair count, the buffers and the tests live in locals; pairs is brought up to date
+ * when the buffers grow and on the way out. */
 static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes,
                         const mw_DataCells* cells)
 {
     double r2 = nodes->radius * nodes->radius;
-    int dim = nodes->dim;
+    double inverse = cells->inverse, reach = cells->reach, far = 1.0 - reach;
+    int dim = nodes->dim, matching = nodes->match && nodes->match->count;
+    const mw_Point4* q = s->p;
     size_t cursor[13] = {0};
+    uint32_t* earlier = pairs->earlier;
+    uint32_t* later = pairs->later;
+    size_t n = pairs->count, capacity = pairs->capacity, tests = pairs->tests;
+    int error = meshweld_Ok;
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
+        if (from == to)
+            continue;
+        /* the cell in cell units, as the sort found it: every point of the cell has these floors */
+        double cx = mw_floor(q[from].x * inverse), cy = mw_floor(q[from].y * inverse);
+        double cz = dim == 3 ? mw_floor(q[from].z * inverse) : 0.0;
         for (size_t i = from; i < to; ++i) {
-            int error = mw_pairsRoom(pairs, arena, to - i - 1);
-            if (error)
-                return error;
-            mw_pairsWith(pairs, s, i, i + 1, to, r2, nodes);
-            double u[3] = {s->p[i].x * cells->inverse, s->p[i].y * cells->inverse, s->p[i].z * cells->inverse};
-            int32_t f[3];
-            int t[3];
-            mw_dataCell(cells, u, dim, f, t);
-            int state = (t[0] + 1) + 3 * (t[1] + 1) + 9 * (t[2] + 1);
-            for (int k = 0; k < s->touched_count[state]; ++k) { /* none when the r-box lies in the cell */
-                int shell = s->touched[state][k];
-                size_t n = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
-                if (n >= s->cells || s->start[n] == s->start[n + 1])
-                    continue;
-                if ((error = mw_pairsRoom(pairs, arena, s->start[n + 1] - s->start[n])) != 0)
-                    return error;
-                mw_pairsWith(pairs, s, i, s->start[n], s->start[n + 1], r2, nodes);
+            /* which way the r-box leaves the cell, per axis (u > far) - (u < reach), as in
+             * mw_dataCell: s - floor(s) is exact */
+            double ux = q[i].x * inverse - cx, uy = q[i].y * inverse - cy, uz = q[i].z * inverse - cz;
+            int state = ((ux > far) - (ux < reach) + 1) + 3 * ((uy > far) - (uy < reach) + 1) +
+                        (dim == 3 ? 9 * ((uz > far) - (uz < reach) + 1) : 9);
+            for (int k = -1;; ++k) {
+                /* k = -1: the rest of the cell; then the touched half-shell neighbours (none when
+                 * the r-box lies in the cell) */
+                size_t lo = i + 1, hi = to;
+                if (k >= 0) {
+                    if (k >= s->touched_count[state])
+                        break;
+                    int shell = s->touched[state][k];
+                    size_t b = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
+                    if (b >= s->cells)
+                        continue;
+                    lo = s->start[b], hi = s->start[b + 1];
+                }
+                if (n + (hi - lo) > capacity) {
+                    pairs->count = n;
+                    if ((error = mw_pairsRoom(pairs, arena, hi - lo)) != meshweld_Ok)
+                        goto out;
+                    earlier = pairs->earlier, later = pairs->later, capacity = pairs->capacity;
+                }
+                n = matching ? mw_pairsMatch(earlier, later, n, q, i, lo, hi, r2, nodes)
+                             : mw_pairsNear(earlier, later, n, q, i, lo, hi, r2);
+                tests += hi - lo;
             }
-            if (pairs->tests > pairs->test_budget)
-                return MW_DENSE;
+            if (tests > pairs->test_budget) {
+                error = MW_DENSE;
+                goto out;
+            }
         }
     }
-    return meshweld_Ok;
+out:
+    pairs->count = n, pairs->tests = tests;
+    return error;
 }
 
 /* The trace's record of the sort: the order, and the occupied cells with their keys. */
