@@ -233,23 +233,28 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
 /* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys: the
  * caller welds sequentially). cell[] is m words of scratch. */
 static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                        uint32_t* cell)
+                        const float* box, uint32_t* cell)
 {
     size_t m = nodes->count;
     /* the box of the cells: floor(p * inverse) never decreases with p, so the extreme cells are
      * those of the extreme coordinates */
     float low[3], high[3];
-    for (int a = 0; a < 3; ++a)
-        low[a] = high[a] = a < nodes->dim ? mw_nodePoint(nodes, 0)[a] : 0.0f;
-    for (size_t j = 1; j < m; ++j) {
-        const float* p = mw_nodePoint(nodes, j);
-        for (int a = 0; a < 2; ++a) {
-            low[a] = p[a] < low[a] ? p[a] : low[a];
-            high[a] = p[a] > high[a] ? p[a] : high[a];
-        }
-        if (nodes->dim == 3) {
-            low[2] = p[2] < low[2] ? p[2] : low[2];
-            high[2] = p[2] > high[2] ? p[2] : high[2];
+    if (box) {
+        memcpy(low, box, sizeof(low));
+        memcpy(high, box + 3, sizeof(high));
+    } else {
+        for (int a = 0; a < 3; ++a)
+            low[a] = high[a] = a < nodes->dim ? mw_nodePoint(nodes, 0)[a] : 0.0f;
+        for (size_t j = 1; j < m; ++j) {
+            const float* p = mw_nodePoint(nodes, j);
+            for (int a = 0; a < 2; ++a) {
+                low[a] = p[a] < low[a] ? p[a] : low[a];
+                high[a] = p[a] > high[a] ? p[a] : high[a];
+            }
+            if (nodes->dim == 3) {
+                low[2] = p[2] < low[2] ? p[2] : low[2];
+                high[2] = p[2] > high[2] ? p[2] : high[2];
+            }
         }
     }
     int32_t lo[3], hi[3];
@@ -460,6 +465,12 @@ static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m)
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace)
 {
+    return mw_engineWeldBoxed(owner, nodes, cells, NULL, trace);
+}
+
+int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
+                       mw_EngineTrace* trace)
+{
     size_t m = nodes->count;
     if (m == 0)
         return meshweld_Ok;
@@ -470,7 +481,7 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     int phases = trace ? trace->phases : 5, error;
 
     /* owner[] serves as scratch until the walk */
-    if ((error = mw_sortNodes(&s, &arena, nodes, cells, owner)) != meshweld_Ok)
+    if ((error = mw_sortNodes(&s, &arena, nodes, cells, box, owner)) != meshweld_Ok)
         goto done;
     if (trace)
         mw_traceSort(trace, &s, m);
