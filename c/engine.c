@@ -37,7 +37,9 @@ typedef struct mw_Sorted {
     mw_Point4* p;     /* the nodes' points in cell order */
     uint32_t* start;  /* cell -> its first sorted position; start[cells] = count */
     uint64_t* key;    /* sparse cells: cell -> its linear key, ascending; NULL: cell c has key c */
+    unsigned char* touch; /* per sorted point: which way its r-box leaves its cell (mw_nodeKey) */
     size_t cells;
+    size_t within; /* the tests within cells: k (k - 1) / 2 for a cell of k points */
     /* the linear key of cell (a, b, c): (a - origin[0]) + extent[0] ((b - origin[1]) + extent[1] (c - origin[2])),
      * with a margin of one cell on each side of the box, so that every neighbour has a key */
     int32_t origin[3];
@@ -61,18 +63,29 @@ static const float* mw_nodePoint(const mw_Nodes* nodes, size_t j)
     return mw_point(nodes->points, nodes->stride, nodes->point ? nodes->point[j] : j);
 }
 
-static void mw_nodeCell(const mw_Nodes* nodes, const mw_DataCells* cells, size_t j, int32_t f[3])
+/* Node j's cell key, and its touch state: which way its r-box leaves its cell, (u > 1 - reach) -
+ * (u < reach) per axis, plus 1, in base 3 (x lowest), where u = s - floor(s) is exact, as in
+ * mw_dataCell. */
+static inline uint64_t mw_nodeKey(const mw_Sorted* s, const mw_Nodes* nodes, const mw_DataCells* cells, size_t j,
+                                  unsigned int* state)
 {
     const float* p = mw_nodePoint(nodes, j);
-    f[0] = mw_floor((double)p[0] * cells->inverse);
-    f[1] = mw_floor((double)p[1] * cells->inverse);
-    f[2] = nodes->dim == 3 ? mw_floor((double)p[2] * cells->inverse) : 0;
-}
-
-static uint64_t mw_cellKey(const mw_Sorted* s, const int32_t f[3])
-{
-    return (uint64_t)(f[0] - s->origin[0]) +
-           s->extent[0] * ((uint64_t)(f[1] - s->origin[1]) + s->extent[1] * (uint64_t)(f[2] - s->origin[2]));
+    double inverse = cells->inverse, reach = cells->reach, far = 1.0 - reach;
+    double sx = (double)p[0] * inverse, sy = (double)p[1] * inverse;
+    int32_t fx = mw_floor(sx), fy = mw_floor(sy), fz = 0;
+    double ux = sx - fx, uy = sy - fy;
+    unsigned int t = (unsigned int)((ux > far) - (ux < reach) + 1) + 3u * (unsigned int)((uy > far) - (uy < reach) + 1);
+    if (nodes->dim == 3) {
+        double sz = (double)p[2] * inverse;
+        fz = mw_floor(sz);
+        double uz = sz - fz;
+        t += 9u * (unsigned int)((uz > far) - (uz < reach) + 1);
+    } else {
+        t += 9u;
+    }
+    *state = t;
+    return (uint64_t)(fx - s->origin[0]) +
+           s->extent[0] * ((uint64_t)(fy - s->origin[1]) + s->extent[1] * (uint64_t)(fz - s->origin[2]));
 }
 
 /* The shell tables for this box. */
@@ -94,63 +107,54 @@ static void mw_shellSetup(mw_Sorted* s, int dim)
     }
 }
 
-/* The runs of equal keys in keys[0..m) (ascending) are the cells: s->key and s->start. */
-static int mw_keyRuns(mw_Sorted* s, mw_Arena* arena, const uint64_t* keys, int shift, size_t m)
-{
-    size_t runs = 1;
-    for (size_t j = 1; j < m; ++j)
-        runs += (keys[j] >> shift) != (keys[j - 1] >> shift);
-    s->cells = runs;
-    s->key = (uint64_t*)mw_arenaAllocate(arena, runs, sizeof(uint64_t));
-    s->start = (uint32_t*)mw_arenaAllocate(arena, runs + 1, sizeof(uint32_t));
-    if (!s->key || !s->start)
-        return meshweld_ErrorMemory;
-    size_t c = 0;
-    for (size_t j = 0; j < m; ++j)
-        if (j == 0 || (keys[j] >> shift) != (keys[j - 1] >> shift)) {
-            s->key[c] = keys[j] >> shift;
-            s->start[c++] = (uint32_t)j;
-        }
-    s->start[runs] = (uint32_t)m;
-    return meshweld_Ok;
-}
-
-/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort (digits of at most 11 bits,
- * as few passes as the key range needs), then the runs of equal keys are the cells. sorted[]
- * receives the nodes in cell order. When key and node fit one 64-bit word (key above the node's
- * bits) the words are sorted alone; else keys and nodes move side by side. The histograms of all
- * digits are counted in the pass that computes the keys. */
+/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort (digits of at most 11 bits, as
+ * few passes as the key range needs; the histograms of every digit are counted in the pass that
+ * computes the keys). A node's sort word holds its key above its touch state (5 bits) above its
+ * index (low bits) when they fit 64 bits; else keys and nodes move side by side and the states
+ * stay in node order. Then the points are gathered into cell order, and the runs of equal keys
+ * found on the way are the cells. */
 static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                         double range, uint32_t* sorted)
+                         double range)
 {
     size_t m = nodes->count;
-    int bits = 1, low = 0; /* key bits; node bits below the key in a packed word */
+    int bits = 1, low = 0; /* key bits; node bits in a packed word */
     while (bits < 64 && (double)((uint64_t)1 << bits) < range)
         bits++;
     while (low < 32 && ((uint64_t)1 << low) < m)
         low++;
-    int packed = bits + low <= 64;
+    int packed = bits + 5 + low <= 64;
+    int shift = packed ? low + 5 : 0; /* the key's place in a word */
     int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    int digits = passes < 3 ? 3 : passes; /* the key pass counts three digits at least (unused ones count 0) */
     uint32_t mask = ((uint32_t)1 << width) - 1;
     uint64_t* keys = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
     uint64_t* keys2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
-    uint32_t* nodes2 = packed ? sorted : (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)passes << width, sizeof(uint32_t));
-    if (!keys || !keys2 || !nodes2 || !count)
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)digits << width, sizeof(uint32_t));
+    uint32_t *order = NULL, *order2 = NULL; /* unpacked: the nodes, moved with the keys */
+    unsigned char* state = NULL;            /* unpacked: the touch states, by node */
+    if (!packed) {
+        order = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+        order2 = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+        state = (unsigned char*)mw_arenaAllocate(arena, m, 1);
+    }
+    if (!keys || !keys2 || !count || (!packed && (!order || !order2 || !state)))
         return meshweld_ErrorMemory;
-    memset(count, 0, ((size_t)passes << width) * sizeof(uint32_t));
-    int shift = packed ? low : 0;
+    memset(count, 0, ((size_t)digits << width) * sizeof(uint32_t));
+    uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
     for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        uint64_t key = mw_cellKey(s, f);
-        for (int p = 0; p < passes; ++p)
+        unsigned int t;
+        uint64_t key = mw_nodeKey(s, nodes, cells, j, &t);
+        count0[key & mask]++;
+        count1[(key >> width) & mask]++;
+        count2[(key >> 2 * width) & mask]++;
+        for (int p = 3; p < passes; ++p)
             count[((size_t)p << width) + ((key >> (p * width)) & mask)]++;
         if (packed) {
-            keys[j] = key << low | j;
+            keys[j] = key << shift | (uint64_t)t << low | j;
         } else {
             keys[j] = key;
-            sorted[j] = (uint32_t)j;
+            order[j] = (uint32_t)j;
+            state[j] = (unsigned char)t;
         }
     }
     for (int p = 0; p < passes; ++p) {
@@ -162,7 +166,6 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
             sum += c;
         }
     }
-    uint32_t* from_node = sorted;
     for (int p = 0; p < passes; ++p) {
         uint32_t* at = count + ((size_t)p << width);
         int by = shift + p * width;
@@ -172,31 +175,55 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
                 keys2[at[(k >> by) & mask]++] = k;
             }
         } else {
-            uint32_t* to_node = from_node == sorted ? nodes2 : sorted;
             for (size_t j = 0; j < m; ++j) {
                 uint32_t to = at[(keys[j] >> by) & mask]++;
                 keys2[to] = keys[j];
-                to_node[to] = from_node[j];
+                order2[to] = order[j];
             }
-            from_node = to_node;
+            uint32_t* t = order;
+            order = order2, order2 = t;
         }
         uint64_t* t = keys;
         keys = keys2, keys2 = t;
     }
-    if (packed) {
-        uint64_t below = ((uint64_t)1 << low) - 1;
-        for (size_t j = 0; j < m; ++j)
-            sorted[j] = (uint32_t)(keys[j] & below);
-    } else if (from_node != sorted) {
-        memcpy(sorted, from_node, m * sizeof(uint32_t));
-    }
     mw_arenaRelease(arena, keys2);
     mw_arenaRelease(arena, count);
-    if (!packed)
-        mw_arenaRelease(arena, nodes2);
-    int error = mw_keyRuns(s, arena, keys, shift, m);
+    /* the gather; a cell starts where the key changes (keys are below 2^62: the first one does) */
+    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
+    s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
+    s->key = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    s->start = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
+    if (!s->p || !s->touch || !s->key || !s->start)
+        return meshweld_ErrorMemory;
+    uint64_t previous = ~(uint64_t)0, below = ((uint64_t)1 << low) - 1;
+    size_t c = 0, first = 0, within = 0;
+    int dim = nodes->dim;
+    for (size_t at = 0; at < m; ++at) {
+        uint64_t word = keys[at], key = word >> shift;
+        uint32_t j = packed ? (uint32_t)(word & below) : order[at];
+        const float* q = mw_nodePoint(nodes, j);
+        mw_Point4* t = &s->p[at];
+        t->x = q[0], t->y = q[1], t->z = dim == 3 ? q[2] : 0.0f, t->node = j;
+        s->touch[at] = packed ? (unsigned char)((word >> low) & 31) : state[j];
+        /* branch-free: the slot c is written every time, and taken when the key is new */
+        size_t fresh = key != previous;
+        s->key[c] = key;
+        s->start[c] = (uint32_t)at;
+        c += fresh;
+        first = fresh ? at : first;
+        within += at - first; /* the point's tests with the earlier ones of its cell */
+        previous = key;
+    }
+    s->cells = c;
+    s->start[c] = (uint32_t)m;
+    s->within = within;
     mw_arenaRelease(arena, keys);
-    return error;
+    if (!packed) {
+        mw_arenaRelease(arena, order);
+        mw_arenaRelease(arena, order2);
+        mw_arenaRelease(arena, state);
+    }
+    return meshweld_Ok;
 }
 
 /* Dense boxes (at most two cells per node): a counting sort on the key itself, whose scatter
@@ -207,26 +234,38 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
 {
     size_t m = nodes->count;
     s->cells = range;
+    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
+    s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
     s->start = (uint32_t*)mw_arenaAllocate(arena, range + 1, sizeof(uint32_t));
-    if (!s->start)
+    unsigned char* state = (unsigned char*)mw_arenaAllocate(arena, m, 1); /* by node */
+    if (!s->p || !s->touch || !s->start || !state)
         return meshweld_ErrorMemory;
     memset(s->start, 0, (range + 1) * sizeof(uint32_t));
     for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        cell[j] = (uint32_t)mw_cellKey(s, f);
+        unsigned int t;
+        cell[j] = (uint32_t)mw_nodeKey(s, nodes, cells, j, &t);
+        state[j] = (unsigned char)t;
         s->start[cell[j] + 1]++;
     }
-    for (size_t c = 0; c < range; ++c)
+    size_t within = 0;
+    for (size_t c = 0; c < range; ++c) {
+        size_t k = s->start[c + 1];
+        within += k * (k - 1) / 2;
         s->start[c + 1] += s->start[c];
+    }
+    s->within = within;
+    int dim = nodes->dim;
     for (size_t j = 0; j < m; ++j) { /* stable: start[c] runs to the end of cell c, then shifts back */
         const float* q = mw_nodePoint(nodes, j);
-        mw_Point4* t = &s->p[s->start[cell[j]]++];
-        t->x = q[0], t->y = q[1], t->z = nodes->dim == 3 ? q[2] : 0.0f, t->node = (uint32_t)j;
+        size_t at = s->start[cell[j]]++;
+        mw_Point4* t = &s->p[at];
+        t->x = q[0], t->y = q[1], t->z = dim == 3 ? q[2] : 0.0f, t->node = (uint32_t)j;
+        s->touch[at] = state[j];
     }
     for (size_t c = range; c > 0; --c)
         s->start[c] = s->start[c - 1];
     s->start[0] = 0;
+    mw_arenaRelease(arena, state);
     return meshweld_Ok;
 }
 
@@ -272,23 +311,9 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
     if (range >= 0x1p62)
         return MW_DENSE;
     mw_shellSetup(s, nodes->dim);
-    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
-    if (!s->p)
-        return meshweld_ErrorMemory;
     if (range <= 2.0 * (double)m + 4096.0)
         return mw_countCells(s, arena, nodes, cells, (size_t)range, cell);
-    /* sparse: the radix sort gives the order, and the points are gathered into it */
-    uint32_t* sorted = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    int error = sorted ? mw_radixCells(s, arena, nodes, cells, range, sorted) : meshweld_ErrorMemory;
-    if (error)
-        return error;
-    for (size_t at = 0; at < m; ++at) {
-        const float* q = mw_nodePoint(nodes, sorted[at]);
-        mw_Point4* t = &s->p[at];
-        t->x = q[0], t->y = q[1], t->z = nodes->dim == 3 ? q[2] : 0.0f, t->node = sorted[at];
-    }
-    mw_arenaRelease(arena, sorted);
-    return meshweld_Ok;
+    return mw_radixCells(s, arena, nodes, cells, range);
 }
 
 /* Room for more pairs in the pair buffers: 0, or MW_DENSE past the budget, or an error. */
@@ -379,12 +404,10 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
 
 /* Step 2. The pair count, the buffers and the tests live in locals; pairs is brought up to date
  * when the buffers grow and on the way out. */
-static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes,
-                        const mw_DataCells* cells)
+static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes)
 {
     double r2 = nodes->radius * nodes->radius;
-    double inverse = cells->inverse, reach = cells->reach, far = 1.0 - reach;
-    int dim = nodes->dim, matching = nodes->match && nodes->match->count;
+    int matching = nodes->match && nodes->match->count;
     const mw_Point4* q = s->p;
     size_t cursor[13] = {0};
     uint32_t* earlier = pairs->earlier;
@@ -393,17 +416,8 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     int error = meshweld_Ok;
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
-        if (from == to)
-            continue;
-        /* the cell in cell units, as the sort found it: every point of the cell has these floors */
-        double cx = mw_floor(q[from].x * inverse), cy = mw_floor(q[from].y * inverse);
-        double cz = dim == 3 ? mw_floor(q[from].z * inverse) : 0.0;
         for (size_t i = from; i < to; ++i) {
-            /* which way the r-box leaves the cell, per axis (u > far) - (u < reach), as in
-             * mw_dataCell: s - floor(s) is exact */
-            double ux = q[i].x * inverse - cx, uy = q[i].y * inverse - cy, uz = q[i].z * inverse - cz;
-            int state = ((ux > far) - (ux < reach) + 1) + 3 * ((uy > far) - (uy < reach) + 1) +
-                        (dim == 3 ? 9 * ((uz > far) - (uz < reach) + 1) : 9);
+            int state = s->touch[i];
             for (int k = -1;; ++k) {
                 /* k = -1: the rest of the cell; then the touched half-shell neighbours (none when
                  * the r-box lies in the cell) */
@@ -488,17 +502,12 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     if (phases <= 2)
         goto done;
     /* a cheap pre-check: the tests within cells alone would pass the budget */
-    size_t within = 0;
-    for (size_t c = 0; c < s.cells; ++c) {
-        size_t k = s.start[c + 1] - s.start[c];
-        within += k * (k - 1) / 2;
-    }
-    if (within > pairs.test_budget) {
+    if (s.within > pairs.test_budget) {
         error = MW_DENSE;
         goto done;
     }
     if ((error = mw_pairsRoom(&pairs, &arena, m / 2 + 1024)) != meshweld_Ok ||
-        (error = mw_findPairs(&pairs, &arena, &s, nodes, cells)) != meshweld_Ok)
+        (error = mw_findPairs(&pairs, &arena, &s, nodes)) != meshweld_Ok)
         goto done;
     if (trace) {
         trace->tests = pairs.tests, trace->pair_count = pairs.count;
@@ -510,6 +519,7 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     mw_arenaRelease(&arena, s.p);
     mw_arenaRelease(&arena, s.start);
     mw_arenaRelease(&arena, s.key);
+    mw_arenaRelease(&arena, s.touch);
 
     /* step 3: each node's earlier neighbours, by a counting sort of the pairs on the later node */
     uint32_t* first = (uint32_t*)mw_arenaAllocate(&arena, m + 1, sizeof(uint32_t));
