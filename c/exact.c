@@ -51,15 +51,27 @@ static int mw_exactFinite(mw_Table* exact, const float* points, size_t from, siz
 static float mw_exactBox(const float* points, size_t from, size_t to, size_t stride, int dim, float low[3],
                          float high[3])
 {
-    float bad = 0.0f;
-    for (size_t i = from; i < to; ++i) {
-        const float* src = mw_point(points, stride, i);
-        float x = src[0], y = src[1], z = dim == 3 ? src[2] : 0.0f;
-        bad += (x - x) + (y - y) + (z - z);
-        low[0] = x < low[0] ? x : low[0], high[0] = x > high[0] ? x : high[0];
-        low[1] = y < low[1] ? y : low[1], high[1] = y > high[1] ? y : high[1];
-        low[2] = z < low[2] ? z : low[2], high[2] = z > high[2] ? z : high[2];
+    float bad = 0.0f, lx = low[0], ly = low[1], lz = low[2], hx = high[0], hy = high[1], hz = high[2];
+    const char* src = (const char*)mw_point(points, stride, from);
+    if (dim == 3) {
+        for (size_t i = from; i < to; ++i, src += stride) {
+            const float* q = (const float*)src;
+            float x = q[0], y = q[1], z = q[2];
+            bad += (x - x) + (y - y) + (z - z);
+            lx = x < lx ? x : lx, hx = x > hx ? x : hx;
+            ly = y < ly ? y : ly, hy = y > hy ? y : hy;
+            lz = z < lz ? z : lz, hz = z > hz ? z : hz;
+        }
+    } else {
+        for (size_t i = from; i < to; ++i, src += stride) {
+            const float* q = (const float*)src;
+            float x = q[0], y = q[1];
+            bad += (x - x) + (y - y);
+            lx = x < lx ? x : lx, hx = x > hx ? x : hx;
+            ly = y < ly ? y : ly, hy = y > hy ? y : hy;
+        }
     }
+    low[0] = lx, low[1] = ly, low[2] = lz, high[0] = hx, high[1] = hy, high[2] = hz;
     return bad;
 }
 

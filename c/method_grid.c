@@ -159,7 +159,21 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         if (trace->phases < 5 && engine == meshweld_Ok)
             goto done;
     }
-    if (engine == meshweld_Ok) {
+    if (engine == meshweld_Ok && all_free && !indexed) {
+        /* a one-shot weld: the outputs are numbered in place of the owners (an owner is earlier,
+         * so its slot holds its output already) */
+        uint32_t* owner = b.owner;
+        for (size_t k = 0; k < b.free; ++k) {
+            uint32_t o = owner[k];
+            if (o == k) {
+                double p[3];
+                mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
+                owner[k] = mw_repsAdd(&w->reps, p);
+            } else {
+                owner[k] = owner[o];
+            }
+        }
+    } else if (engine == meshweld_Ok) {
         for (size_t k = 0; k < b.free; ++k) { /* node_out may be owner itself: owner[k] is read first */
             uint32_t j = b.free_node ? b.free_node[k] : (uint32_t)k, o = b.owner[k];
             if (o == k) {
