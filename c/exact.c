@@ -58,17 +58,17 @@ static float mw_exactBox(const float* points, size_t from, size_t to, size_t str
             const float* q = (const float*)src;
             float x = q[0], y = q[1], z = q[2];
             bad += (x - x) + (y - y) + (z - z);
-            lx = x < lx ? x : lx, hx = x > hx ? x : hx;
-            ly = y < ly ? y : ly, hy = y > hy ? y : hy;
-            lz = z < lz ? z : lz, hz = z > hz ? z : hz;
+            lx = lx < x ? lx : x, hx = hx > x ? hx : x;
+            ly = ly < y ? ly : y, hy = hy > y ? hy : y;
+            lz = lz < z ? lz : z, hz = hz > z ? hz : z;
         }
     } else {
         for (size_t i = from; i < to; ++i, src += stride) {
             const float* q = (const float*)src;
             float x = q[0], y = q[1];
             bad += (x - x) + (y - y);
-            lx = x < lx ? x : lx, hx = x > hx ? x : hx;
-            ly = y < ly ? y : ly, hy = y > hy ? y : hy;
+            lx = lx < x ? lx : x, hx = hx > x ? hx : x;
+            ly = ly < y ? ly : y, hy = hy > y ? hy : y;
         }
     }
     low[0] = lx, low[1] = ly, low[2] = lz, high[0] = hx, high[1] = hy, high[2] = hz;
