@@ -75,6 +75,16 @@ static float mw_exactBox(const float* points, size_t from, size_t to, size_t str
     return bad;
 }
 
+/* Point q folded into the box; returns (x - x) + (y - y) + (z - z): 0 when it is finite. */
+static inline float mw_boxAdd(const float* q, int dim, float low[3], float high[3])
+{
+    float x = q[0], y = q[1], z = dim == 3 ? q[2] : 0.0f;
+    low[0] = low[0] < x ? low[0] : x, high[0] = high[0] > x ? high[0] : x;
+    low[1] = low[1] < y ? low[1] : y, high[1] = high[1] > y ? high[1] : y;
+    low[2] = low[2] < z ? low[2] : z, high[2] = high[2] > z ? high[2] : z;
+    return (x - x) + (y - y) + (z - z);
+}
+
 int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info)
 {
@@ -100,6 +110,8 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                 d->node_point[d->nodes] = (uint32_t)i;
                 remap[i] = (uint32_t)d->nodes++;
             }
+            if (mw_exactBox(points, from, to, stride, dim, low, high) != 0.0f)
+                return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         } else {
             if (exact->count + (to - from) > (exact->mask + 1) / 2) {
                 size_t total = exact->count + (to - from);
@@ -110,9 +122,13 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                     return meshweld_ErrorMemory;
                 }
             }
+            /* the box and the check need only the points that are not this batch's duplicates:
+             * a duplicate has its node's coordinates (up to the sign of 0) */
+            float bad = 0.0f;
             for (size_t i = from; i < to; ++i) {
                 uint32_t key[3];
-                mw_exactKey(mw_point(points, stride, i), dim, key);
+                const float* src = mw_point(points, stride, i);
+                mw_exactKey(src, dim, key);
                 mw_Entry* e = mw_tableFind(exact, key[0], key[1], key[2]);
                 if (e->value != MW_NONE) {
                     hits++;
@@ -121,8 +137,10 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                     } else {
                         remap[i] = e->value;
                         d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
+                        bad += mw_boxAdd(src, dim, low, high);
                     }
                 } else {
+                    bad += mw_boxAdd(src, dim, low, high);
                     memcpy(e->key, key, sizeof(key));
                     e->value = MW_NONE - 1 - (uint32_t)d->nodes;
                     exact->count++;
@@ -131,9 +149,9 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                 }
             }
             looks += to - from;
+            if (bad != 0.0f)
+                return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         }
-        if (mw_exactBox(points, from, to, stride, dim, low, high) != 0.0f)
-            return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         if (cache && oneshot && looks == MW_PROBE && hits * 8 < looks) {
             cache = 0; /* few duplicates: the table costs more than it saves */
             mw_tableFree(exact);
