@@ -63,19 +63,46 @@ static const float* mw_nodePoint(const mw_Nodes* nodes, size_t j)
     return mw_point(nodes->points, nodes->stride, nodes->point ? nodes->point[j] : j);
 }
 
+/* What keying a node needs, copied into locals (stores through uint32_t pointers could alias
+ * the fields where they sit). */
+typedef struct mw_Keying {
+    const float* points;
+    const uint32_t* point;
+    size_t stride;
+    int dim;
+    double inverse, reach, far;
+    int32_t origin[3];
+    uint64_t extent[2];
+} mw_Keying;
+
+static mw_Keying mw_keying(const mw_Sorted* s, const mw_Nodes* nodes, const mw_DataCells* cells)
+{
+    mw_Keying k;
+    k.points = nodes->points, k.point = nodes->point, k.stride = nodes->stride, k.dim = nodes->dim;
+    k.inverse = cells->inverse, k.reach = cells->reach, k.far = 1.0 - cells->reach;
+    for (int a = 0; a < 3; ++a)
+        k.origin[a] = s->origin[a];
+    k.extent[0] = s->extent[0], k.extent[1] = s->extent[1];
+    return k;
+}
+
+static inline const float* mw_keyingPoint(const mw_Keying* k, size_t j)
+{
+    return mw_point(k->points, k->stride, k->point ? k->point[j] : j);
+}
+
 /* Node j's cell key, and its touch state: which way its r-box leaves its cell, (u > 1 - reach) -
  * (u < reach) per axis, plus 1, in base 3 (x lowest), where u = s - floor(s) is exact, as in
  * mw_dataCell. */
-static inline uint64_t mw_nodeKey(const mw_Sorted* s, const mw_Nodes* nodes, const mw_DataCells* cells, size_t j,
-                                  unsigned int* state)
+static inline uint64_t mw_nodeKey(const mw_Keying* k, size_t j, unsigned int* state)
 {
-    const float* p = mw_nodePoint(nodes, j);
-    double inverse = cells->inverse, reach = cells->reach, far = 1.0 - reach;
+    const float* p = mw_keyingPoint(k, j);
+    double inverse = k->inverse, reach = k->reach, far = k->far;
     double sx = (double)p[0] * inverse, sy = (double)p[1] * inverse;
     int32_t fx = mw_floor(sx), fy = mw_floor(sy), fz = 0;
     double ux = sx - fx, uy = sy - fy;
     unsigned int t = (unsigned int)((ux > far) - (ux < reach) + 1) + 3u * (unsigned int)((uy > far) - (uy < reach) + 1);
-    if (nodes->dim == 3) {
+    if (k->dim == 3) {
         double sz = (double)p[2] * inverse;
         fz = mw_floor(sz);
         double uz = sz - fz;
@@ -84,8 +111,8 @@ static inline uint64_t mw_nodeKey(const mw_Sorted* s, const mw_Nodes* nodes, con
         t += 9u;
     }
     *state = t;
-    return (uint64_t)(fx - s->origin[0]) +
-           s->extent[0] * ((uint64_t)(fy - s->origin[1]) + s->extent[1] * (uint64_t)(fz - s->origin[2]));
+    return (uint64_t)(fx - k->origin[0]) +
+           k->extent[0] * ((uint64_t)(fy - k->origin[1]) + k->extent[1] * (uint64_t)(fz - k->origin[2]));
 }
 
 /* The shell tables for this box. */
@@ -105,6 +132,37 @@ static void mw_shellSetup(mw_Sorted* s, int dim)
                 s->touched[t][s->touched_count[t]++] = (uint8_t)k;
         }
     }
+}
+
+/* The points gathered into the sorted order of the words (packed when order is NULL: the node
+ * and the touch state sit in the low bits) and the runs of equal keys found on the way, the
+ * cells; returns their count. */
+static inline size_t mw_gather(mw_Sorted* s, const mw_Keying* k, const uint64_t* keys, const uint32_t* order,
+                               const unsigned char* state, size_t m, int shift, int low)
+{
+    uint64_t previous = ~(uint64_t)0, below = ((uint64_t)1 << low) - 1; /* keys are below 2^62 */
+    size_t c = 0, first = 0, within = 0;
+    mw_Point4* p = s->p;
+    unsigned char* touch = s->touch;
+    uint64_t* key_of = s->key;
+    uint32_t* start = s->start;
+    for (size_t at = 0; at < m; ++at) {
+        uint64_t word = keys[at], key = word >> shift;
+        uint32_t j = order ? order[at] : (uint32_t)(word & below);
+        const float* q = mw_keyingPoint(k, j);
+        p[at].x = q[0], p[at].y = q[1], p[at].z = k->dim == 3 ? q[2] : 0.0f, p[at].node = j;
+        touch[at] = order ? state[j] : (unsigned char)((word >> low) & 31);
+        /* branch-free: the slot c is written every time, and taken when the key is new */
+        size_t fresh = key != previous;
+        key_of[c] = key;
+        start[c] = (uint32_t)at;
+        c += fresh;
+        first = fresh ? at : first;
+        within += at - first; /* the point's tests with the earlier ones of its cell */
+        previous = key;
+    }
+    s->within = within;
+    return c;
 }
 
 /* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort (digits of at most 11 bits, as
@@ -141,9 +199,10 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
         return meshweld_ErrorMemory;
     memset(count, 0, ((size_t)digits << width) * sizeof(uint32_t));
     uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
+    const mw_Keying keying = mw_keying(s, nodes, cells);
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
-        uint64_t key = mw_nodeKey(s, nodes, cells, j, &t);
+        uint64_t key = mw_nodeKey(&keying, j, &t);
         count0[key & mask]++;
         count1[(key >> width) & mask]++;
         count2[(key >> 2 * width) & mask]++;
@@ -188,35 +247,17 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     }
     mw_arenaRelease(arena, keys2);
     mw_arenaRelease(arena, count);
-    /* the gather; a cell starts where the key changes (keys are below 2^62: the first one does) */
+    /* the gather, and the cells: a cell starts where the key changes */
     s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
     s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
     s->key = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
     s->start = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
     if (!s->p || !s->touch || !s->key || !s->start)
         return meshweld_ErrorMemory;
-    uint64_t previous = ~(uint64_t)0, below = ((uint64_t)1 << low) - 1;
-    size_t c = 0, first = 0, within = 0;
-    int dim = nodes->dim;
-    for (size_t at = 0; at < m; ++at) {
-        uint64_t word = keys[at], key = word >> shift;
-        uint32_t j = packed ? (uint32_t)(word & below) : order[at];
-        const float* q = mw_nodePoint(nodes, j);
-        mw_Point4* t = &s->p[at];
-        t->x = q[0], t->y = q[1], t->z = dim == 3 ? q[2] : 0.0f, t->node = j;
-        s->touch[at] = packed ? (unsigned char)((word >> low) & 31) : state[j];
-        /* branch-free: the slot c is written every time, and taken when the key is new */
-        size_t fresh = key != previous;
-        s->key[c] = key;
-        s->start[c] = (uint32_t)at;
-        c += fresh;
-        first = fresh ? at : first;
-        within += at - first; /* the point's tests with the earlier ones of its cell */
-        previous = key;
-    }
-    s->cells = c;
+    s->cells = packed ? mw_gather(s, &keying, keys, NULL, NULL, m, shift, low)
+                      : mw_gather(s, &keying, keys, order, state, m, shift, low);
+    size_t c = s->cells;
     s->start[c] = (uint32_t)m;
-    s->within = within;
     mw_arenaRelease(arena, keys);
     if (!packed) {
         mw_arenaRelease(arena, order);
@@ -241,9 +282,10 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     if (!s->p || !s->touch || !s->start || !state)
         return meshweld_ErrorMemory;
     memset(s->start, 0, (range + 1) * sizeof(uint32_t));
+    const mw_Keying keying = mw_keying(s, nodes, cells);
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
-        cell[j] = (uint32_t)mw_nodeKey(s, nodes, cells, j, &t);
+        cell[j] = (uint32_t)mw_nodeKey(&keying, j, &t);
         state[j] = (unsigned char)t;
         s->start[cell[j] + 1]++;
     }
@@ -256,7 +298,7 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     s->within = within;
     int dim = nodes->dim;
     for (size_t j = 0; j < m; ++j) { /* stable: start[c] runs to the end of cell c, then shifts back */
-        const float* q = mw_nodePoint(nodes, j);
+        const float* q = mw_keyingPoint(&keying, j);
         size_t at = s->start[cell[j]]++;
         mw_Point4* t = &s->p[at];
         t->x = q[0], t->y = q[1], t->z = dim == 3 ? q[2] : 0.0f, t->node = (uint32_t)j;
