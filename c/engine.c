@@ -381,6 +381,17 @@ static int mw_pairsRoom(mw_Pairs* pairs, mw_Arena* arena, size_t more)
     return meshweld_Ok;
 }
 
+/* mw_pairsRoom for a search that keeps the count and the buffers in locals (n, earlier, later,
+ * capacity): they are written back and read again. */
+static int mw_pairsGrow(mw_Pairs* pairs, mw_Arena* arena, size_t n, size_t more, uint32_t** earlier,
+                        uint32_t** later, size_t* capacity)
+{
+    pairs->count = n;
+    int error = mw_pairsRoom(pairs, arena, more);
+    *earlier = pairs->earlier, *later = pairs->later, *capacity = pairs->capacity;
+    return error;
+}
+
 /* The pairs within r between sorted point i and the sorted points [from, to), written from pair
  * n on (room made); returns the new count. A branch-free candidate loop: the pair is written,
  * then counted when it holds. */
@@ -459,26 +470,24 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
         for (size_t i = from; i < to; ++i) {
-            int state = s->touch[i];
-            for (int k = -1;; ++k) {
-                /* k = -1: the rest of the cell; then the touched half-shell neighbours (none when
-                 * the r-box lies in the cell) */
-                size_t lo = i + 1, hi = to;
-                if (k >= 0) {
-                    if (k >= s->touched_count[state])
-                        break;
-                    int shell = s->touched[state][k];
-                    size_t b = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
-                    if (b >= s->cells)
-                        continue;
-                    lo = s->start[b], hi = s->start[b + 1];
-                }
-                if (n + (hi - lo) > capacity) {
-                    pairs->count = n;
-                    if ((error = mw_pairsRoom(pairs, arena, hi - lo)) != meshweld_Ok)
-                        goto out;
-                    earlier = pairs->earlier, later = pairs->later, capacity = pairs->capacity;
-                }
+            /* the rest of the cell */
+            if (n + (to - i - 1) > capacity &&
+                (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
+                goto out;
+            n = matching ? mw_pairsMatch(earlier, later, n, q, i, i + 1, to, r2, nodes)
+                         : mw_pairsNear(earlier, later, n, q, i, i + 1, to, r2);
+            tests += to - i - 1;
+            /* the half-shell neighbours its r-box touches (none when it lies in the cell) */
+            const uint8_t* touched = s->touched[s->touch[i]];
+            for (int k = 0, count = s->touched_count[s->touch[i]]; k < count; ++k) {
+                int shell = touched[k];
+                size_t b = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
+                if (b >= s->cells)
+                    continue;
+                size_t lo = s->start[b], hi = s->start[b + 1];
+                if (n + (hi - lo) > capacity &&
+                    (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
+                    goto out;
                 n = matching ? mw_pairsMatch(earlier, later, n, q, i, lo, hi, r2, nodes)
                              : mw_pairsNear(earlier, later, n, q, i, lo, hi, r2);
                 tests += hi - lo;
