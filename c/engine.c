@@ -471,12 +471,14 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
         size_t from = s->start[c], to = s->start[c + 1];
         for (size_t i = from; i < to; ++i) {
             /* the rest of the cell */
-            if (n + (to - i - 1) > capacity &&
-                (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
-                goto out;
-            n = matching ? mw_pairsMatch(earlier, later, n, q, i, i + 1, to, r2, nodes)
-                         : mw_pairsNear(earlier, later, n, q, i, i + 1, to, r2);
-            tests += to - i - 1;
+            if (i + 1 < to) {
+                if (n + (to - i - 1) > capacity &&
+                    (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
+                    goto out;
+                n = matching ? mw_pairsMatch(earlier, later, n, q, i, i + 1, to, r2, nodes)
+                             : mw_pairsNear(earlier, later, n, q, i, i + 1, to, r2);
+                tests += to - i - 1;
+            }
             /* the half-shell neighbours its r-box touches (none when it lies in the cell) */
             const uint8_t* touched = s->touched[s->touch[i]];
             for (int k = 0, count = s->touched_count[s->touch[i]]; k < count; ++k) {
