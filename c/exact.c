@@ -96,9 +96,8 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
     /* a one-shot pass first reserves for its probe alone: the table may not outlive it */
     if (mw_tableReserve(exact, exact->count + (oneshot ? (count < MW_PROBE ? count : MW_PROBE) : count)))
         return meshweld_ErrorMemory;
-    const float* first = points;
-    for (int a = 0; a < 3; ++a)
-        low[a] = high[a] = a < dim && (first[a] - first[a]) == 0.0f ? first[a] : 0.0f;
+    for (int a = 0; count > 0 && a < dim; ++a) /* the box starts at the first point (when finite) */
+        low[a] = high[a] = (points[a] - points[a]) == 0.0f ? points[a] : 0.0f;
     /* chunks of MW_PROBE points: room for a whole chunk is made before it, the coordinates are
      * checked after it (points are only looked up and inserted until then: on a non-finite one the
      * table forgets the batch's nodes, as it does on failure) */
