@@ -37,7 +37,9 @@ typedef struct mw_Sorted {
     mw_Point4* p;     /* the nodes' points in cell order */
     uint32_t* start;  /* cell -> its first sorted position; start[cells] = count */
     uint64_t* key;    /* sparse cells: cell -> its linear key, ascending; NULL: cell c has key c */
+    unsigned char* touch; /* per sorted point: which way its r-box leaves its cell (mw_nodeKey) */
     size_t cells;
+    size_t within; /* the tests within cells: k (k - 1) / 2 for a cell of k points */
     /* the linear key of cell (a, b, c): (a - origin[0]) + extent[0] ((b - origin[1]) + extent[1] (c - origin[2])),
      * with a margin of one cell on each side of the box, so that every neighbour has a key */
     int32_t origin[3];
@@ -61,18 +63,56 @@ static const float* mw_nodePoint(const mw_Nodes* nodes, size_t j)
     return mw_point(nodes->points, nodes->stride, nodes->point ? nodes->point[j] : j);
 }
 
-static void mw_nodeCell(const mw_Nodes* nodes, const mw_DataCells* cells, size_t j, int32_t f[3])
+/* What keying a node needs, copied into locals (stores through uint32_t pointers could alias
+ * the fields where they sit). */
+typedef struct mw_Keying {
+    const float* points;
+    const uint32_t* point;
+    size_t stride;
+    int dim;
+    double inverse, reach, far;
+    int32_t origin[3];
+    uint64_t extent[2];
+} mw_Keying;
+
+static mw_Keying mw_keying(const mw_Sorted* s, const mw_Nodes* nodes, const mw_DataCells* cells)
 {
-    const float* p = mw_nodePoint(nodes, j);
-    f[0] = mw_floor((double)p[0] * cells->inverse);
-    f[1] = mw_floor((double)p[1] * cells->inverse);
-    f[2] = nodes->dim == 3 ? mw_floor((double)p[2] * cells->inverse) : 0;
+    mw_Keying k;
+    k.points = nodes->points, k.point = nodes->point, k.stride = nodes->stride, k.dim = nodes->dim;
+    k.inverse = cells->inverse, k.reach = cells->reach, k.far = 1.0 - cells->reach;
+    for (int a = 0; a < 3; ++a)
+        k.origin[a] = s->origin[a];
+    k.extent[0] = s->extent[0], k.extent[1] = s->extent[1];
+    return k;
 }
 
-static uint64_t mw_cellKey(const mw_Sorted* s, const int32_t f[3])
+static inline const float* mw_keyingPoint(const mw_Keying* k, size_t j)
 {
-    return (uint64_t)(f[0] - s->origin[0]) +
-           s->extent[0] * ((uint64_t)(f[1] - s->origin[1]) + s->extent[1] * (uint64_t)(f[2] - s->origin[2]));
+    return mw_point(k->points, k->stride, k->point ? k->point[j] : j);
+}
+
+/* Node j's cell key, and its touch state: which way its r-box leaves its cell, (u > 1 - reach) -
+ * (u < reach) per axis, plus 1, in base 3 (x lowest), where u = s - floor(s) is exact, as in
+ * mw_dataCell. */
+static inline uint64_t mw_nodeKey(const mw_Keying* k, size_t j, unsigned int* state)
+{
+    const float* p = mw_keyingPoint(k, j);
+    double inverse = k->inverse, reach = k->reach, far = k->far;
+    double sx = (double)p[0] * inverse, sy = (double)p[1] * inverse;
+    int32_t fx = mw_floor(sx), fy = mw_floor(sy), fz = 0;
+    double ux = sx - fx, uy = sy - fy;
+    unsigned int t = (unsigned int)((ux > far) - (ux < reach) + 1) + 3u * (unsigned int)((uy > far) - (uy < reach) + 1);
+    if (k->dim == 3) {
+        double sz = (double)p[2] * inverse;
+        fz = mw_floor(sz);
+        double uz = sz - fz;
+        t += 9u * (unsigned int)((uz > far) - (uz < reach) + 1);
+    } else {
+        t += 9u;
+    }
+    *state = t;
+    return (uint64_t)(fx - k->origin[0]) +
+           k->extent[0] * ((uint64_t)(fy - k->origin[1]) + k->extent[1] * (uint64_t)(fz - k->origin[2]));
 }
 
 /* The shell tables for this box. */
@@ -94,70 +134,136 @@ static void mw_shellSetup(mw_Sorted* s, int dim)
     }
 }
 
-/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort of 11-bit digits, then the runs
- * of equal keys are the cells. sorted[] receives the nodes in cell order. */
+/* The points gathered into the sorted order of the words (packed when order is NULL: the node
+ * and the touch state sit in the low bits) and the runs of equal keys found on the way, the
+ * cells; returns their count. */
+static inline size_t mw_gather(mw_Sorted* s, const mw_Keying* k, const uint64_t* keys, const uint32_t* order,
+                               const unsigned char* state, size_t m, int shift, int low)
+{
+    uint64_t previous = ~(uint64_t)0, below = ((uint64_t)1 << low) - 1; /* keys are below 2^62 */
+    size_t c = 0, first = 0, within = 0;
+    mw_Point4* p = s->p;
+    unsigned char* touch = s->touch;
+    uint64_t* key_of = s->key;
+    uint32_t* start = s->start;
+    for (size_t at = 0; at < m; ++at) {
+        uint64_t word = keys[at], key = word >> shift;
+        uint32_t j = order ? order[at] : (uint32_t)(word & below);
+        const float* q = mw_keyingPoint(k, j);
+        p[at].x = q[0], p[at].y = q[1], p[at].z = k->dim == 3 ? q[2] : 0.0f, p[at].node = j;
+        touch[at] = order ? state[j] : (unsigned char)((word >> low) & 31);
+        /* branch-free: the slot c is written every time, and taken when the key is new */
+        size_t fresh = key != previous;
+        key_of[c] = key;
+        start[c] = (uint32_t)at;
+        c += fresh;
+        first = fresh ? at : first;
+        within += at - first; /* the point's tests with the earlier ones of its cell */
+        previous = key;
+    }
+    s->within = within;
+    return c;
+}
+
+/* Sparse boxes: the nodes' keys sorted by a stable LSD radix sort (digits of at most 11 bits, as
+ * few passes as the key range needs; the histograms of every digit are counted in the pass that
+ * computes the keys). A node's sort word holds its key above its touch state (5 bits) above its
+ * index (low bits) when they fit 64 bits; else keys and nodes move side by side and the states
+ * stay in node order. Then the points are gathered into cell order, and the runs of equal keys
+ * found on the way are the cells. */
 static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                         double range, uint32_t* sorted)
+                         double range)
 {
     size_t m = nodes->count;
-    int bits = 1;
+    int bits = 1, low = 0; /* key bits; node bits in a packed word */
     while (bits < 64 && (double)((uint64_t)1 << bits) < range)
         bits++;
+    while (low < 32 && ((uint64_t)1 << low) < m)
+        low++;
+    int packed = bits + 5 + low <= 64;
+    int shift = packed ? low + 5 : 0; /* the key's place in a word */
+    int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    int digits = passes < 3 ? 3 : passes; /* the key pass counts three digits at least (unused ones count 0) */
+    uint32_t mask = ((uint32_t)1 << width) - 1;
     uint64_t* keys = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
     uint64_t* keys2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
-    uint32_t* nodes2 = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, 2048, sizeof(uint32_t));
-    if (!keys || !keys2 || !nodes2 || !count)
-        return meshweld_ErrorMemory;
-    for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        keys[j] = mw_cellKey(s, f);
-        sorted[j] = (uint32_t)j;
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)digits << width, sizeof(uint32_t));
+    uint32_t *order = NULL, *order2 = NULL; /* unpacked: the nodes, moved with the keys */
+    unsigned char* state = NULL;            /* unpacked: the touch states, by node */
+    if (!packed) {
+        order = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+        order2 = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+        state = (unsigned char*)mw_arenaAllocate(arena, m, 1);
     }
-    uint32_t* from_node = sorted;
-    for (int shift = 0; shift < bits; shift += 11) {
-        memset(count, 0, 2048 * sizeof(uint32_t));
-        for (size_t j = 0; j < m; ++j)
-            count[(keys[j] >> shift) & 2047]++;
+    if (!keys || !keys2 || !count || (!packed && (!order || !order2 || !state)))
+        return meshweld_ErrorMemory;
+    memset(count, 0, ((size_t)digits << width) * sizeof(uint32_t));
+    uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
+    const mw_Keying keying = mw_keying(s, nodes, cells);
+    for (size_t j = 0; j < m; ++j) {
+        unsigned int t;
+        uint64_t key = mw_nodeKey(&keying, j, &t);
+        count0[key & mask]++;
+        count1[(key >> width) & mask]++;
+        count2[(key >> 2 * width) & mask]++;
+        for (int p = 3; p < passes; ++p)
+            count[((size_t)p << width) + ((key >> (p * width)) & mask)]++;
+        if (packed) {
+            keys[j] = key << shift | (uint64_t)t << low | j;
+        } else {
+            keys[j] = key;
+            order[j] = (uint32_t)j;
+            state[j] = (unsigned char)t;
+        }
+    }
+    for (int p = 0; p < passes; ++p) {
+        uint32_t* at = count + ((size_t)p << width);
         uint32_t sum = 0;
-        for (int d = 0; d < 2048; ++d) {
-            uint32_t c = count[d];
-            count[d] = sum;
+        for (uint32_t d = 0; d <= mask; ++d) {
+            uint32_t c = at[d];
+            at[d] = sum;
             sum += c;
         }
-        uint32_t* to_node = from_node == sorted ? nodes2 : sorted;
-        for (size_t j = 0; j < m; ++j) {
-            uint32_t at = count[(keys[j] >> shift) & 2047]++;
-            keys2[at] = keys[j];
-            to_node[at] = from_node[j];
+    }
+    for (int p = 0; p < passes; ++p) {
+        uint32_t* at = count + ((size_t)p << width);
+        int by = shift + p * width;
+        if (packed) {
+            for (size_t j = 0; j < m; ++j) {
+                uint64_t k = keys[j];
+                keys2[at[(k >> by) & mask]++] = k;
+            }
+        } else {
+            for (size_t j = 0; j < m; ++j) {
+                uint32_t to = at[(keys[j] >> by) & mask]++;
+                keys2[to] = keys[j];
+                order2[to] = order[j];
+            }
+            uint32_t* t = order;
+            order = order2, order2 = t;
         }
         uint64_t* t = keys;
         keys = keys2, keys2 = t;
-        from_node = to_node;
     }
-    if (from_node != sorted)
-        memcpy(sorted, from_node, m * sizeof(uint32_t));
-    /* the runs of equal keys */
-    size_t runs = 1;
-    for (size_t j = 1; j < m; ++j)
-        runs += keys[j] != keys[j - 1];
-    s->cells = runs;
-    s->key = (uint64_t*)mw_arenaAllocate(arena, runs, sizeof(uint64_t));
-    s->start = (uint32_t*)mw_arenaAllocate(arena, runs + 1, sizeof(uint32_t));
-    if (!s->key || !s->start)
-        return meshweld_ErrorMemory;
-    size_t c = 0;
-    for (size_t j = 0; j < m; ++j)
-        if (j == 0 || keys[j] != keys[j - 1]) {
-            s->key[c] = keys[j];
-            s->start[c++] = (uint32_t)j;
-        }
-    s->start[runs] = (uint32_t)m;
-    mw_arenaRelease(arena, keys);
     mw_arenaRelease(arena, keys2);
-    mw_arenaRelease(arena, nodes2);
     mw_arenaRelease(arena, count);
+    /* the gather, and the cells: a cell starts where the key changes */
+    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
+    s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
+    s->key = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    s->start = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
+    if (!s->p || !s->touch || !s->key || !s->start)
+        return meshweld_ErrorMemory;
+    s->cells = packed ? mw_gather(s, &keying, keys, NULL, NULL, m, shift, low)
+                      : mw_gather(s, &keying, keys, order, state, m, shift, low);
+    size_t c = s->cells;
+    s->start[c] = (uint32_t)m;
+    mw_arenaRelease(arena, keys);
+    if (!packed) {
+        mw_arenaRelease(arena, order);
+        mw_arenaRelease(arena, order2);
+        mw_arenaRelease(arena, state);
+    }
     return meshweld_Ok;
 }
 
@@ -169,43 +275,73 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
 {
     size_t m = nodes->count;
     s->cells = range;
+    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
+    s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
     s->start = (uint32_t*)mw_arenaAllocate(arena, range + 1, sizeof(uint32_t));
-    if (!s->start)
+    unsigned char* state = (unsigned char*)mw_arenaAllocate(arena, m, 1); /* by node */
+    if (!s->p || !s->touch || !s->start || !state)
         return meshweld_ErrorMemory;
     memset(s->start, 0, (range + 1) * sizeof(uint32_t));
+    const mw_Keying keying = mw_keying(s, nodes, cells);
     for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        cell[j] = (uint32_t)mw_cellKey(s, f);
+        unsigned int t;
+        cell[j] = (uint32_t)mw_nodeKey(&keying, j, &t);
+        state[j] = (unsigned char)t;
         s->start[cell[j] + 1]++;
     }
-    for (size_t c = 0; c < range; ++c)
+    size_t within = 0;
+    for (size_t c = 0; c < range; ++c) {
+        size_t k = s->start[c + 1];
+        within += k * (k - 1) / 2;
         s->start[c + 1] += s->start[c];
+    }
+    s->within = within;
+    int dim = nodes->dim;
     for (size_t j = 0; j < m; ++j) { /* stable: start[c] runs to the end of cell c, then shifts back */
-        const float* q = mw_nodePoint(nodes, j);
-        mw_Point4* t = &s->p[s->start[cell[j]]++];
-        t->x = q[0], t->y = q[1], t->z = nodes->dim == 3 ? q[2] : 0.0f, t->node = (uint32_t)j;
+        const float* q = mw_keyingPoint(&keying, j);
+        size_t at = s->start[cell[j]]++;
+        mw_Point4* t = &s->p[at];
+        t->x = q[0], t->y = q[1], t->z = dim == 3 ? q[2] : 0.0f, t->node = (uint32_t)j;
+        s->touch[at] = state[j];
     }
     for (size_t c = range; c > 0; --c)
         s->start[c] = s->start[c - 1];
     s->start[0] = 0;
+    mw_arenaRelease(arena, state);
     return meshweld_Ok;
 }
 
 /* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys: the
  * caller welds sequentially). cell[] is m words of scratch. */
 static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                        uint32_t* cell)
+                        const float* box, uint32_t* cell)
 {
     size_t m = nodes->count;
-    int32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (size_t j = 0; j < m; ++j) {
-        int32_t f[3];
-        mw_nodeCell(nodes, cells, j, f);
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = j == 0 || f[a] < lo[a] ? f[a] : lo[a];
-            hi[a] = j == 0 || f[a] > hi[a] ? f[a] : hi[a];
+    /* the box of the cells: floor(p * inverse) never decreases with p, so the extreme cells are
+     * those of the extreme coordinates */
+    float low[3], high[3];
+    if (box) {
+        memcpy(low, box, sizeof(low));
+        memcpy(high, box + 3, sizeof(high));
+    } else {
+        for (int a = 0; a < 3; ++a)
+            low[a] = high[a] = a < nodes->dim ? mw_nodePoint(nodes, 0)[a] : 0.0f;
+        for (size_t j = 1; j < m; ++j) {
+            const float* p = mw_nodePoint(nodes, j);
+            for (int a = 0; a < 2; ++a) {
+                low[a] = p[a] < low[a] ? p[a] : low[a];
+                high[a] = p[a] > high[a] ? p[a] : high[a];
+            }
+            if (nodes->dim == 3) {
+                low[2] = p[2] < low[2] ? p[2] : low[2];
+                high[2] = p[2] > high[2] ? p[2] : high[2];
+            }
         }
+    }
+    int32_t lo[3], hi[3];
+    for (int a = 0; a < 3; ++a) {
+        lo[a] = mw_floor((double)low[a] * cells->inverse);
+        hi[a] = mw_floor((double)high[a] * cells->inverse);
     }
     double range = 1.0;
     for (int a = 0; a < 3; ++a) {
@@ -217,23 +353,9 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
     if (range >= 0x1p62)
         return MW_DENSE;
     mw_shellSetup(s, nodes->dim);
-    s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
-    if (!s->p)
-        return meshweld_ErrorMemory;
     if (range <= 2.0 * (double)m + 4096.0)
         return mw_countCells(s, arena, nodes, cells, (size_t)range, cell);
-    /* sparse: the radix sort gives the order, and the points are gathered into it */
-    uint32_t* sorted = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    int error = sorted ? mw_radixCells(s, arena, nodes, cells, range, sorted) : meshweld_ErrorMemory;
-    if (error)
-        return error;
-    for (size_t at = 0; at < m; ++at) {
-        const float* q = mw_nodePoint(nodes, sorted[at]);
-        mw_Point4* t = &s->p[at];
-        t->x = q[0], t->y = q[1], t->z = nodes->dim == 3 ? q[2] : 0.0f, t->node = sorted[at];
-    }
-    mw_arenaRelease(arena, sorted);
-    return meshweld_Ok;
+    return mw_radixCells(s, arena, nodes, cells, range);
 }
 
 /* Room for more pairs in the pair buffers: 0, or MW_DENSE past the budget, or an error. */
@@ -259,39 +381,52 @@ static int mw_pairsRoom(mw_Pairs* pairs, mw_Arena* arena, size_t more)
     return meshweld_Ok;
 }
 
-/* The pairs within r between sorted point i and the sorted points [from, to): a branch-free
- * candidate loop (the pair is written, then counted when it holds). */
-static void mw_pairsWith(mw_Pairs* pairs, const mw_Sorted* s, size_t i, size_t from, size_t to, double r2,
-                         const mw_Nodes* nodes)
+/* mw_pairsRoom for a search that keeps the count and the buffers in locals (n, earlier, later,
+ * capacity): they are written back and read again. */
+static int mw_pairsGrow(mw_Pairs* pairs, mw_Arena* arena, size_t n, size_t more, uint32_t** earlier,
+                        uint32_t** later, size_t* capacity)
 {
-    const mw_Point4* q = s->p;
+    pairs->count = n;
+    int error = mw_pairsRoom(pairs, arena, more);
+    *earlier = pairs->earlier, *later = pairs->later, *capacity = pairs->capacity;
+    return error;
+}
+
+/* The pairs within r between sorted point i and the sorted points [from, to), written from pair
+ * n on (room made); returns the new count. A branch-free candidate loop: the pair is written,
+ * then counted when it holds. */
+static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i,
+                                  size_t from, size_t to, double r2)
+{
     double px = q[i].x, py = q[i].y, pz = q[i].z;
     uint32_t a = q[i].node;
-    size_t n = pairs->count;
-    uint32_t* earlier = pairs->earlier;
-    uint32_t* later = pairs->later;
-    pairs->tests += to - from;
-    if (nodes->match && nodes->match->count) {
-        for (size_t t = from; t < to; ++t) {
-            double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
-            uint32_t b = q[t].node;
-            uint32_t e = a < b ? a : b, l = a < b ? b : a;
-            if (mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2 &&
-                mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
-                earlier[n] = e, later[n] = l;
-                n++;
-            }
-        }
-    } else {
-        for (size_t t = from; t < to; ++t) {
-            double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
-            uint32_t b = q[t].node;
-            earlier[n] = a < b ? a : b;
-            later[n] = a < b ? b : a;
-            n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
+    for (size_t t = from; t < to; ++t) {
+        double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+        uint32_t b = q[t].node;
+        earlier[n] = a < b ? a : b;
+        later[n] = a < b ? b : a;
+        n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
+    }
+    return n;
+}
+
+/* The same for pairs that must also pass the match predicate (the attribute weld). */
+static size_t mw_pairsMatch(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i, size_t from,
+                            size_t to, double r2, const mw_Nodes* nodes)
+{
+    double px = q[i].x, py = q[i].y, pz = q[i].z;
+    uint32_t a = q[i].node;
+    for (size_t t = from; t < to; ++t) {
+        double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+        uint32_t b = q[t].node;
+        uint32_t e = a < b ? a : b, l = a < b ? b : a;
+        if (mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2 &&
+            mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
+            earlier[n] = e, later[n] = l;
+            n++;
         }
     }
-    pairs->count = n;
+    return n;
 }
 
 /* The cell whose key is key[c] + delta (a half-shell neighbour of cell c, so after it), or cells.
@@ -320,39 +455,54 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
     return lo < s->cells && s->key[lo] == want ? lo : s->cells;
 }
 
-/* Step 2. */
-static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes,
-                        const mw_DataCells* cells)
+/* Step 2. The pair count, the buffers and the tests live in locals; pairs is brought up to date
+ * when the buffers grow and on the way out. */
+static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes)
 {
     double r2 = nodes->radius * nodes->radius;
-    int dim = nodes->dim;
+    int matching = nodes->match && nodes->match->count;
+    const mw_Point4* q = s->p;
     size_t cursor[13] = {0};
+    uint32_t* earlier = pairs->earlier;
+    uint32_t* later = pairs->later;
+    size_t n = pairs->count, capacity = pairs->capacity, tests = pairs->tests;
+    int error = meshweld_Ok;
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
         for (size_t i = from; i < to; ++i) {
-            int error = mw_pairsRoom(pairs, arena, to - i - 1);
-            if (error)
-                return error;
-            mw_pairsWith(pairs, s, i, i + 1, to, r2, nodes);
-            double u[3] = {s->p[i].x * cells->inverse, s->p[i].y * cells->inverse, s->p[i].z * cells->inverse};
-            int32_t f[3];
-            int t[3];
-            mw_dataCell(cells, u, dim, f, t);
-            int state = (t[0] + 1) + 3 * (t[1] + 1) + 9 * (t[2] + 1);
-            for (int k = 0; k < s->touched_count[state]; ++k) { /* none when the r-box lies in the cell */
-                int shell = s->touched[state][k];
-                size_t n = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
-                if (n >= s->cells || s->start[n] == s->start[n + 1])
-                    continue;
-                if ((error = mw_pairsRoom(pairs, arena, s->start[n + 1] - s->start[n])) != 0)
-                    return error;
-                mw_pairsWith(pairs, s, i, s->start[n], s->start[n + 1], r2, nodes);
+            /* the rest of the cell */
+            if (i + 1 < to) {
+                if (n + (to - i - 1) > capacity &&
+                    (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
+                    goto out;
+                n = matching ? mw_pairsMatch(earlier, later, n, q, i, i + 1, to, r2, nodes)
+                             : mw_pairsNear(earlier, later, n, q, i, i + 1, to, r2);
+                tests += to - i - 1;
             }
-            if (pairs->tests > pairs->test_budget)
-                return MW_DENSE;
+            /* the half-shell neighbours its r-box touches (none when it lies in the cell) */
+            const uint8_t* touched = s->touched[s->touch[i]];
+            for (int k = 0, count = s->touched_count[s->touch[i]]; k < count; ++k) {
+                int shell = touched[k];
+                size_t b = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
+                if (b >= s->cells)
+                    continue;
+                size_t lo = s->start[b], hi = s->start[b + 1];
+                if (n + (hi - lo) > capacity &&
+                    (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
+                    goto out;
+                n = matching ? mw_pairsMatch(earlier, later, n, q, i, lo, hi, r2, nodes)
+                             : mw_pairsNear(earlier, later, n, q, i, lo, hi, r2);
+                tests += hi - lo;
+            }
+            if (tests > pairs->test_budget) {
+                error = MW_DENSE;
+                goto out;
+            }
         }
     }
-    return meshweld_Ok;
+out:
+    pairs->count = n, pairs->tests = tests;
+    return error;
 }
 
 /* The trace's record of the sort: the order, and the occupied cells with their keys. */
@@ -382,6 +532,12 @@ static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m)
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace)
 {
+    return mw_engineWeldBoxed(owner, nodes, cells, NULL, trace);
+}
+
+int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
+                       mw_EngineTrace* trace)
+{
     size_t m = nodes->count;
     if (m == 0)
         return meshweld_Ok;
@@ -392,24 +548,19 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     int phases = trace ? trace->phases : 5, error;
 
     /* owner[] serves as scratch until the walk */
-    if ((error = mw_sortNodes(&s, &arena, nodes, cells, owner)) != meshweld_Ok)
+    if ((error = mw_sortNodes(&s, &arena, nodes, cells, box, owner)) != meshweld_Ok)
         goto done;
     if (trace)
         mw_traceSort(trace, &s, m);
     if (phases <= 2)
         goto done;
     /* a cheap pre-check: the tests within cells alone would pass the budget */
-    size_t within = 0;
-    for (size_t c = 0; c < s.cells; ++c) {
-        size_t k = s.start[c + 1] - s.start[c];
-        within += k * (k - 1) / 2;
-    }
-    if (within > pairs.test_budget) {
+    if (s.within > pairs.test_budget) {
         error = MW_DENSE;
         goto done;
     }
     if ((error = mw_pairsRoom(&pairs, &arena, m / 2 + 1024)) != meshweld_Ok ||
-        (error = mw_findPairs(&pairs, &arena, &s, nodes, cells)) != meshweld_Ok)
+        (error = mw_findPairs(&pairs, &arena, &s, nodes)) != meshweld_Ok)
         goto done;
     if (trace) {
         trace->tests = pairs.tests, trace->pair_count = pairs.count;
@@ -421,6 +572,7 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     mw_arenaRelease(&arena, s.p);
     mw_arenaRelease(&arena, s.start);
     mw_arenaRelease(&arena, s.key);
+    mw_arenaRelease(&arena, s.touch);
 
     /* step 3: each node's earlier neighbours, by a counting sort of the pairs on the later node */
     uint32_t* first = (uint32_t*)mw_arenaAllocate(&arena, m + 1, sizeof(uint32_t));

@@ -28,17 +28,12 @@ void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim
     }
 }
 
-int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
-                 int dim, mw_Distinct* d, meshweld_Info* info)
+/* The first non-finite point of [from, to), reported through info and the table restored, or
+ * meshweld_Ok when there is none. */
+static int mw_exactFinite(mw_Table* exact, const float* points, size_t from, size_t to, size_t stride, int dim,
+                          const mw_Distinct* d, meshweld_Info* info)
 {
-    int cache = 1;
-    size_t looks = 0, hits = 0;
-    uint32_t placeholder = MW_NONE - 1 - (uint32_t)count; /* values above it are this batch's nodes */
-    float extent = 0.0f;
-    d->nodes = 0;
-    if (mw_tableReserve(exact, exact->count + (oneshot ? count / 4 : count)))
-        return meshweld_ErrorMemory;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = from; i < to; ++i) {
         const float* src = mw_point(points, stride, i);
         float x = src[0], y = src[1], z = dim == 3 ? src[2] : 0.0f;
         if ((x - x) + (y - y) + (z - z) != 0.0f) { /* NaN or infinite */
@@ -47,42 +42,126 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
             mw_exactForget(exact, points, stride, dim, d);
             return meshweld_ErrorNonFinite;
         }
-        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
-        extent = ax > extent ? ax : extent;
-        extent = ay > extent ? ay : extent;
-        extent = az > extent ? az : extent;
-        if (cache) {
-            if (exact->count + 1 > (exact->mask + 1) / 2 && mw_tableReserve(exact, exact->count * 2 + 1)) {
-                mw_exactForget(exact, points, stride, dim, d);
-                return meshweld_ErrorMemory;
-            }
-            uint32_t key[3];
-            mw_exactKey(src, dim, key);
-            mw_Entry* e = mw_tableFind(exact, key[0], key[1], key[2]);
-            looks++;
-            if (e->value != MW_NONE) {
-                hits++;
-                if (e->value > placeholder) {
-                    remap[i] = MW_NONE - 1 - e->value;
-                } else {
-                    remap[i] = e->value;
-                    d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
-                }
-            } else {
-                memcpy(e->key, key, sizeof(key));
-                e->value = MW_NONE - 1 - (uint32_t)d->nodes;
-                exact->count++;
+    }
+    return meshweld_Ok;
+}
+
+/* The box of points [from, to) folded into low and high; the sum (x - x) + (y - y) + (z - z) of
+ * all of them is returned, 0 when every coordinate is finite (NaN otherwise). */
+static float mw_exactBox(const float* points, size_t from, size_t to, size_t stride, int dim, float low[3],
+                         float high[3])
+{
+    float bad = 0.0f, lx = low[0], ly = low[1], lz = low[2], hx = high[0], hy = high[1], hz = high[2];
+    const char* src = (const char*)mw_point(points, stride, from);
+    if (dim == 3) {
+        for (size_t i = from; i < to; ++i, src += stride) {
+            const float* q = (const float*)src;
+            float x = q[0], y = q[1], z = q[2];
+            bad += (x - x) + (y - y) + (z - z);
+            lx = lx < x ? lx : x, hx = hx > x ? hx : x;
+            ly = ly < y ? ly : y, hy = hy > y ? hy : y;
+            lz = lz < z ? lz : z, hz = hz > z ? hz : z;
+        }
+    } else {
+        for (size_t i = from; i < to; ++i, src += stride) {
+            const float* q = (const float*)src;
+            float x = q[0], y = q[1];
+            bad += (x - x) + (y - y);
+            lx = lx < x ? lx : x, hx = hx > x ? hx : x;
+            ly = ly < y ? ly : y, hy = hy > y ? hy : y;
+        }
+    }
+    low[0] = lx, low[1] = ly, low[2] = lz, high[0] = hx, high[1] = hy, high[2] = hz;
+    return bad;
+}
+
+/* Point q folded into the box; returns (x - x) + (y - y) + (z - z): 0 when it is finite. */
+static inline float mw_boxAdd(const float* q, int dim, float low[3], float high[3])
+{
+    float x = q[0], y = q[1], z = dim == 3 ? q[2] : 0.0f;
+    low[0] = low[0] < x ? low[0] : x, high[0] = high[0] > x ? high[0] : x;
+    low[1] = low[1] < y ? low[1] : y, high[1] = high[1] > y ? high[1] : y;
+    low[2] = low[2] < z ? low[2] : z, high[2] = high[2] > z ? high[2] : z;
+    return (x - x) + (y - y) + (z - z);
+}
+
+int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
+                 int dim, mw_Distinct* d, meshweld_Info* info)
+{
+    int cache = 1;
+    size_t looks = 0, hits = 0;
+    uint32_t placeholder = MW_NONE - 1 - (uint32_t)count; /* values above it are this batch's nodes */
+    float low[3] = {0.0f, 0.0f, 0.0f}, high[3] = {0.0f, 0.0f, 0.0f};
+    d->nodes = 0;
+    /* a one-shot pass first reserves for its probe alone: the table may not outlive it */
+    if (mw_tableReserve(exact, exact->count + (oneshot ? (count < MW_PROBE ? count : MW_PROBE) : count)))
+        return meshweld_ErrorMemory;
+    for (int a = 0; count > 0 && a < dim; ++a) /* the box starts at the first point (when finite) */
+        low[a] = high[a] = (points[a] - points[a]) == 0.0f ? points[a] : 0.0f;
+    /* chunks of MW_PROBE points: room for a whole chunk is made before it, the coordinates are
+     * checked after it (points are only looked up and inserted until then: on a non-finite one the
+     * table forgets the batch's nodes, as it does on failure) */
+    for (size_t from = 0; from < count;) {
+        size_t to = count - from > MW_PROBE ? from + MW_PROBE : count;
+        if (!cache) {
+            /* no table: every point is a node of its own */
+            for (size_t i = from; i < to; ++i) {
                 d->node_point[d->nodes] = (uint32_t)i;
                 remap[i] = (uint32_t)d->nodes++;
             }
-            if (oneshot && looks == MW_PROBE && hits * 8 < looks) {
-                cache = 0; /* few duplicates: the table costs more than it saves */
-                mw_tableFree(exact);
-            }
+            if (mw_exactBox(points, from, to, stride, dim, low, high) != 0.0f)
+                return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         } else {
-            d->node_point[d->nodes] = (uint32_t)i;
-            remap[i] = (uint32_t)d->nodes++;
+            if (exact->count + (to - from) > (exact->mask + 1) / 2) {
+                size_t total = exact->count + (to - from);
+                total = oneshot && total < count / 4 ? count / 4 : total;
+                total = total < 2 * exact->count ? 2 * exact->count : total;
+                if (mw_tableReserve(exact, total)) {
+                    mw_exactForget(exact, points, stride, dim, d);
+                    return meshweld_ErrorMemory;
+                }
+            }
+            /* the box and the check need only the points that are not this batch's duplicates:
+             * a duplicate has its node's coordinates (up to the sign of 0) */
+            float bad = 0.0f;
+            for (size_t i = from; i < to; ++i) {
+                uint32_t key[3];
+                const float* src = mw_point(points, stride, i);
+                mw_exactKey(src, dim, key);
+                mw_Entry* e = mw_tableFind(exact, key[0], key[1], key[2]);
+                if (e->value != MW_NONE) {
+                    hits++;
+                    if (e->value > placeholder) {
+                        remap[i] = MW_NONE - 1 - e->value;
+                    } else {
+                        remap[i] = e->value;
+                        d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
+                        bad += mw_boxAdd(src, dim, low, high);
+                    }
+                } else {
+                    bad += mw_boxAdd(src, dim, low, high);
+                    memcpy(e->key, key, sizeof(key));
+                    e->value = MW_NONE - 1 - (uint32_t)d->nodes;
+                    exact->count++;
+                    d->node_point[d->nodes] = (uint32_t)i;
+                    remap[i] = (uint32_t)d->nodes++;
+                }
+            }
+            looks += to - from;
+            if (bad != 0.0f)
+                return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         }
+        if (cache && oneshot && looks == MW_PROBE && hits * 8 < looks) {
+            cache = 0; /* few duplicates: the table costs more than it saves */
+            mw_tableFree(exact);
+        }
+        from = to;
+    }
+    float extent = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        extent = -low[a] > extent ? -low[a] : extent;
+        extent = high[a] > extent ? high[a] : extent;
+        d->low[a] = low[a], d->high[a] = high[a];
     }
     d->extent = extent;
     return meshweld_Ok;

@@ -320,6 +320,7 @@ typedef struct mw_Distinct {
                              * an earlier batch's output */
     size_t nodes;
     double extent;          /* the largest |coordinate| */
+    float low[3], high[3];  /* the box of the batch's coordinates (z = 0 in 2D) */
 } mw_Distinct;
 
 /* Finds the nodes of a batch: remap[i] receives point i's node, or its output where the settled
@@ -499,6 +500,9 @@ typedef struct mw_Nodes {
 typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
+/* The same, given the nodes' box (low[3] then high[3], z = 0 in 2D), which it then need not find. */
+int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
+                       mw_EngineTrace* trace);
 
 /* ---- the welder: welder.c runs a batch and calls one method_*.c per method, which call exact.c,
  * reps.c and their cell schemes; nothing calls back up ---- */

@@ -141,10 +141,12 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     /* step 3 */
     mw_DataCells cells;
     mw_dataCellsSet(&cells, size, w->radius);
+    /* when every node is free their box is the batch's (equal positions, up to the sign of 0) */
+    float box[6] = {b.d.low[0], b.d.low[1], b.d.low[2], b.d.high[0], b.d.high[1], b.d.high[2]};
     mw_Nodes nodes = {points, stride, w->dim, b.free_point, b.free, w->radius, NULL};
     /* a welder's small batches go straight to the index: sorting a handful of nodes costs more
      * than searching for them (the same rule, so the same result) */
-    int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE : mw_engineWeld(b.owner, &nodes, &cells, trace);
+    int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE : mw_engineWeldBoxed(b.owner, &nodes, &cells, all_free ? box : NULL, trace);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;
@@ -157,7 +159,21 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         if (trace->phases < 5 && engine == meshweld_Ok)
             goto done;
     }
-    if (engine == meshweld_Ok) {
+    if (engine == meshweld_Ok && all_free && !indexed) {
+        /* a one-shot weld: the outputs are numbered in place of the owners (an owner is earlier,
+         * so its slot holds its output already) */
+        uint32_t* owner = b.owner;
+        for (size_t k = 0; k < b.free; ++k) {
+            uint32_t o = owner[k];
+            if (o == k) {
+                double p[3];
+                mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
+                owner[k] = mw_repsAdd(&w->reps, p);
+            } else {
+                owner[k] = owner[o];
+            }
+        }
+    } else if (engine == meshweld_Ok) {
         for (size_t k = 0; k < b.free; ++k) { /* node_out may be owner itself: owner[k] is read first */
             uint32_t j = b.free_node ? b.free_node[k] : (uint32_t)k, o = b.owner[k];
             if (o == k) {
