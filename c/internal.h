@@ -516,6 +516,8 @@ struct meshweld_Welder {
     int store;
     int automatic; /* method was AUTO: may switch to KDTREE */
     int oneshot;   /* meshweld_weld: one batch, nothing kept for later ones */
+    int countonly; /* meshweld_weld, meshweld_trace: the outputs' positions are never read (GRID's
+                    * engine path then only counts them) */
     double radius, r2, scale;
     double split[2]; /* scale as hi + lo (mw_splitScale) */
     int far;         /* the article's grids: some cell key has left int32 (MW_NEAR_CELLS) */

@@ -163,14 +163,23 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         /* a one-shot weld: the outputs are numbered in place of the owners (an owner is earlier,
          * so its slot holds its output already) */
         uint32_t* owner = b.owner;
-        for (size_t k = 0; k < b.free; ++k) {
-            uint32_t o = owner[k];
-            if (o == k) {
-                double p[3];
-                mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
-                owner[k] = mw_repsAdd(&w->reps, p);
-            } else {
-                owner[k] = owner[o];
+        if (w->countonly) { /* nothing reads the positions: the outputs are only counted */
+            uint32_t outputs = (uint32_t)w->reps.count;
+            for (size_t k = 0; k < b.free; ++k) {
+                uint32_t o = owner[k];
+                owner[k] = o == k ? outputs++ : owner[o];
+            }
+            w->reps.count = outputs;
+        } else {
+            for (size_t k = 0; k < b.free; ++k) {
+                uint32_t o = owner[k];
+                if (o == k) {
+                    double p[3];
+                    mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
+                    owner[k] = mw_repsAdd(&w->reps, p);
+                } else {
+                    owner[k] = owner[o];
+                }
             }
         }
     } else if (engine == meshweld_Ok) {

@@ -211,6 +211,7 @@ int meshweld_weld(unsigned int* remap, const float* points, size_t count, size_t
     if (error)
         return error;
     w.oneshot = 1;
+    w.countonly = 1;
     error = meshweld_welderAdd(&w, remap, points, count, stride, info);
     mw_release(&w);
     return error;
@@ -250,6 +251,7 @@ int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_
     trace->cell_size = 0;
     trace->engine = 0;
     w.oneshot = 1;
+    w.countonly = 1;
     w.trace = trace;
     error = meshweld_welderAdd(&w, remap, points, count, stride, info);
     mw_release(&w);
