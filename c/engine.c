@@ -393,19 +393,23 @@ static int mw_pairsGrow(mw_Pairs* pairs, mw_Arena* arena, size_t n, size_t more,
 }
 
 /* The pairs within r between sorted point i and the sorted points [from, to), written from pair
- * n on (room made); returns the new count. A branch-free candidate loop: the pair is written,
- * then counted when it holds. */
+ * n on (room made); returns the new count. A branch-free candidate loop: the candidate's sorted
+ * position is written, then counted when it holds; the few that hold become node pairs after. */
 static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i,
                                   size_t from, size_t to, double r2)
 {
     double px = q[i].x, py = q[i].y, pz = q[i].z;
-    uint32_t a = q[i].node;
+    size_t first = n;
     for (size_t t = from; t < to; ++t) {
         double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
-        uint32_t b = q[t].node;
-        earlier[n] = a < b ? a : b;
-        later[n] = a < b ? b : a;
+        later[n] = (uint32_t)t;
         n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
+    }
+    uint32_t a = q[i].node;
+    for (size_t k = first; k < n; ++k) {
+        uint32_t b = q[later[k]].node;
+        earlier[k] = a < b ? a : b;
+        later[k] = a < b ? b : a;
     }
     return n;
 }
