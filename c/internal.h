@@ -389,7 +389,7 @@ typedef struct mw_Index {
 
 typedef struct mw_Reps {
     float* xyz;      /* 3 floats per representative (z = 0 in 2D) */
-    uint32_t* next;  /* the index's rings */
+    uint32_t* next;  /* the cell stores' rings (reps.c) */
     uint32_t* point; /* per representative: its input point (for the match predicate), or NULL */
     size_t count, capacity;
 } mw_Reps;
