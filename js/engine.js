@@ -43,8 +43,9 @@ export function resolveRadius(radius, staged, dim) {
   return relativeToRadius(radius.relativeRadius, diagonal(values, staged.count, staged.stride, dim));
 }
 
-// One core weld of finite staged points: the remap, the kept positions, the method.
-function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element }) {
+// One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
+// the kept positions (unless positions is false), the method.
+function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true }) {
   const wasm = core();
   const options = frame.struct(Options, { dim: mode.dim, radius, method: mode.method, store: mode.store });
   const info = frame.struct(Info);
@@ -70,6 +71,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     throw coreError(code, originalInfo(result, staged), who, { value: staged.value, element, attributeName: attributes && ((k) => attributes[k].name) });
   }
   const count = result.unique_count;
+  if (!positions) return { remap: copyOut(Uint32Array, remap, staged.count), remapPointer: remap, count, positions: null, method: methods[result.method] };
   if (!kept) {
     kept = frame.alloc(count * mode.dim * 4);
     const gathered = wasm.meshweld_gather(kept, count, remap, staged.pointer, staged.count, bytes, mode.dim, centroid ? 1 : 0);
@@ -77,6 +79,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   }
   return {
     remap: copyOut(Uint32Array, remap, staged.count),
+    remapPointer: remap,
     count,
     positions: copyOut(Float32Array, kept, count * mode.dim),
     method: methods[result.method],
@@ -94,13 +97,15 @@ function bitsKey(staged, i, dim, attributes) {
 }
 
 /**
- * Welds staged points under a non-finite policy. Returns { remap, count, positions, method,
- * skipped }: with 'skip' the remap holds SKIPPED for the points left out; with 'keep' each
+ * Welds staged points under a non-finite policy. Returns { remap, remapPointer, count, positions,
+ * method, skipped }: with 'skip' the remap holds SKIPPED for the points left out; with 'keep' each
  * distinct non-finite point (by its bits) is an output of its own, numbered by first appearance.
+ * remapPointer is the remap in the frame when it is the same as remap (every point finite), else
+ * null; positions is null when positions: false (the caller has no use for them).
  */
-export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point' } = {}) {
+export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
-  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element }), skipped: 0 };
+  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted }), skipped: 0 };
   const finite = compactPoints(frame, staged, mode.dim, mask);
   const compactAttributes = attributes?.map((a) => {
     const pointer = frame.alloc(finite.count * a.itemSize * 4);
@@ -114,7 +119,7 @@ export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'erro
   const remap = new Uint32Array(staged.count);
   if (nonFinite === 'skip') {
     for (let i = 0, k = 0; i < staged.count; i++) remap[i] = mask[i] ? SKIPPED : inner.remap[k++];
-    return { ...inner, remap, skipped: staged.count - finite.count };
+    return { ...inner, remap, remapPointer: null, skipped: staged.count - finite.count };
   }
   // 'keep': renumber by first appearance over finite clusters and non-finite groups together
   const renumber = new Int32Array(inner.count).fill(-1);
@@ -139,7 +144,7 @@ export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'erro
       remap[i] = groups.get(key);
     }
   }
-  return { remap, count: next, positions: Float32Array.from(positions), method: inner.method, skipped: 0 };
+  return { remap, remapPointer: null, count: next, positions: Float32Array.from(positions), method: inner.method, skipped: 0 };
 }
 
 export function nonFiniteOption(value, who, allowed = nonFinitePolicies) {

@@ -76,24 +76,34 @@ function checkTolerances(tolerances, attributes, who) {
   return tolerances;
 }
 
-// Triangles through the core's remapTriangles; the corners of skipped vertices dropped first.
-function remapTriangles(frame, source, count, remap, outputs, removeDegenerate, removeDuplicates, who) {
+// Triangles through the core's remapTriangles, written over the remap in the frame when it is
+// there (remapPointer) and the index counts as the final index array (indexArray's type for
+// `outputs` vertices); the corners of skipped vertices dropped first.
+function remapTriangles(frame, source, count, remap, remapPointer, outputs, removeDegenerate, removeDuplicates, who) {
   let skippedElements = 0;
-  if (remap.includes(SKIPPED)) {
-    const kept = [];
+  if (remapPointer === null && remap.includes(SKIPPED)) {
+    const kept = new Uint32Array(count);
+    let written = 0;
     for (let t = 0; t < count; t += 3) {
-      const corners = [0, 1, 2].map((j) => (source ? source[t + j] : t + j));
-      corners.forEach((v, j) => {
-        if (v >= remap.length) throw failure(RangeError, who, `indices[${t + j}] = ${v} is out of range (${remap.length} vertices)`);
-      });
-      if (corners.some((v) => remap[v] === SKIPPED)) skippedElements++;
-      else kept.push(...corners);
+      const a = source ? source[t] : t;
+      const b = source ? source[t + 1] : t + 1;
+      const c = source ? source[t + 2] : t + 2;
+      if (a >= remap.length) throw failure(RangeError, who, `indices[${t}] = ${a} is out of range (${remap.length} vertices)`);
+      if (b >= remap.length) throw failure(RangeError, who, `indices[${t + 1}] = ${b} is out of range (${remap.length} vertices)`);
+      if (c >= remap.length) throw failure(RangeError, who, `indices[${t + 2}] = ${c} is out of range (${remap.length} vertices)`);
+      if (remap[a] === SKIPPED || remap[b] === SKIPPED || remap[c] === SKIPPED) {
+        skippedElements++;
+      } else {
+        kept[written++] = a;
+        kept[written++] = b;
+        kept[written++] = c;
+      }
     }
-    source = kept;
-    count = kept.length;
+    source = kept.subarray(0, written);
+    count = written;
   }
   const buffer = frame.alloc(count * 4);
-  const mapped = frame.copyIn(remap);
+  const mapped = remapPointer ?? frame.copyIn(remap);
   if (source) view(Uint32Array, buffer, count).set(source);
   const counts = frame.alloc(12); // written, degenerate, duplicates
   const info = frame.struct(Info);
@@ -105,7 +115,8 @@ function remapTriangles(frame, source, count, remap, outputs, removeDegenerate, 
   }
   if (code !== ERROR.Ok) throw coreError(code, null, who);
   const [written, degenerate, duplicates] = copyOut(Uint32Array, counts, 3);
-  return { elements: copyOut(Uint32Array, buffer, written), degenerate, duplicates, skippedElements };
+  const elements = outputs <= 65536 ? new Uint16Array(view(Uint32Array, buffer, written)) : copyOut(Uint32Array, buffer, written);
+  return { elements, degenerate, duplicates, skippedElements };
 }
 
 // Line segments and points in JS: collapsed segments and repeated ones (either direction) dropped.
@@ -151,9 +162,11 @@ export function indexArray(elements, count) {
 
 /**
  * weldMesh as called by `who` (weldMesh, or weldGeometry for its messages). Returns the result
- * of weldMesh.
+ * of weldMesh, less what a caller that compacts its own arrays says it has no use for:
+ * `positions: false` leaves result.positions null, `compact: false` leaves result.attributes
+ * empty (the attributes still decide the matches).
  */
-export function weldMeshAs(who, positions, indices, options, element = 'vertex') {
+export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true } = {}) {
   core();
   const o = checkOptions(options, who, MESH_OPTIONS);
   const radius = radiusOption(o, who, { relative: true });
@@ -179,21 +192,23 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex')
       const { array, itemSize, normalized: n } = attributes[name];
       return { name, itemSize, tolerance, pointer: frame.copyIn(attributeFloats(array, n === true)) };
     });
-    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element });
+    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions });
     const count = source ? source.length : vertexCount;
     const remapped = primitive === 'triangles'
-      ? remapTriangles(frame, source, count, welded.remap, welded.count, removeDegenerate, removeDuplicates, who)
+      ? remapTriangles(frame, source, count, welded.remap, welded.remapPointer, welded.count, removeDegenerate, removeDuplicates, who)
       : remapSmall(source, count, corners, welded.remap, welded.count, removeDegenerate, removeDuplicates, who);
     // each attribute takes the value of the kept vertex, the first of its cluster
-    const first = firstOfEach(welded.remap, welded.count);
     const compacted = {};
-    for (const [name, { array, itemSize, normalized: n }] of Object.entries(attributes)) {
+    const names = compact ? Object.keys(attributes) : [];
+    const first = names.length > 0 ? firstOfEach(welded.remap, welded.count) : null;
+    for (const name of names) {
+      const { array, itemSize, normalized: n } = attributes[name];
       compacted[name] = { array: gatherItems(array, itemSize, first), itemSize, ...(n === undefined ? {} : { normalized: n }) };
     }
     const elementCount = remapped.elements.length / corners;
     return {
       positions: welded.positions,
-      indices: primitive === 'points' && !source ? null : indexArray(remapped.elements, welded.count),
+      indices: primitive === 'points' && !source ? null : primitive === 'triangles' ? remapped.elements : indexArray(remapped.elements, welded.count),
       remap: welded.remap,
       vertexCount: welded.count,
       primitive,

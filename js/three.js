@@ -172,7 +172,7 @@ export function weldGeometry(geometry, options) {
     removeDegenerate,
     primitive,
     nonFinite,
-  });
+  }, 'vertex', { positions: false, compact: false }); // the attributes are compacted below, from their raw values
 
   const first = firstOfEach(welded.remap, welded.vertexCount);
   const result = new BufferGeometry();
