@@ -1,7 +1,7 @@
 // The weld itself, on points already staged in a frame: the core call, its result read back, and
 // the non-finite policy ('error', 'skip', 'keep') around it. Shared by weld and weldMesh.
 import { Attribute, ERROR, Info, Options, copyOut, core, readStruct, view, writeStruct } from './heap.js';
-import { choice, coreError, methods } from './check.js';
+import { choice, coreError, methods, stores } from './check.js';
 import { compactPoints, nonFiniteMask, originalInfo } from './points.js';
 
 /** The remap value of a point left out by nonFinite: 'skip'. */
@@ -43,17 +43,28 @@ export function resolveRadius(radius, staged, dim) {
   return relativeToRadius(radius.relativeRadius, diagonal(values, staged.count, staged.stride, dim));
 }
 
+const AUTO = methods.indexOf('auto');
+const KDTREE = methods.indexOf('kdtree');
+const PRECISE = stores.indexOf('precise');
+
 // One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
 // the kept positions (unless positions is false), the method.
 function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true }) {
   const wasm = core();
-  const options = frame.struct(Options, { dim: mode.dim, radius, method: mode.method, store: mode.store });
+  // Compared attributes that are none: the attribute weld is then the plain precise weld (every
+  // method it runs gives the naive result), which the plain weld computes faster. kdtree stays
+  // kdtree; any other method becomes auto (grid, or the kd-tree where cells cannot hold the points).
+  const plain = attributes && attributes.length === 0;
+  const method = plain && mode.method !== KDTREE ? AUTO : mode.method;
+  const options = frame.struct(Options, { dim: mode.dim, radius, method, store: plain ? PRECISE : mode.store });
   const info = frame.struct(Info);
   const remap = frame.alloc(staged.count * 4);
   const bytes = staged.stride * 4;
   let code;
   let kept = 0;
-  if (attributes) {
+  if (plain) {
+    code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
+  } else if (attributes) {
     const list = frame.structs(Attribute, attributes.length);
     attributes.forEach((a, k) => {
       const at = list + k * Attribute.size;
