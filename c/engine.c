@@ -395,17 +395,16 @@ static int mw_pairsGrow(mw_Pairs* pairs, mw_Arena* arena, size_t n, size_t more,
 /* The pairs within r between sorted point i and the sorted points [from, to), written from pair
  * n on (room made); returns the new count. A branch-free candidate loop: the candidate's sorted
  * position is written, then counted when it holds; the few that hold become node pairs after. */
-static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i,
-                                  size_t from, size_t to, double r2)
+static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q,
+                                  const double p[3], uint32_t a, size_t from, size_t to, double r2)
 {
-    double px = q[i].x, py = q[i].y, pz = q[i].z;
+    double px = p[0], py = p[1], pz = p[2];
     size_t first = n;
     for (size_t t = from; t < to; ++t) {
         double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
         later[n] = (uint32_t)t;
         n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
     }
-    uint32_t a = q[i].node;
     for (size_t k = first; k < n; ++k) {
         uint32_t b = q[later[k]].node;
         earlier[k] = a < b ? a : b;
@@ -474,18 +473,23 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
         for (size_t i = from; i < to; ++i) {
+            int count = s->touched_count[s->touch[i]];
+            if (i + 1 == to && count == 0)
+                continue; /* the last of its cell, its r-box inside it: no candidate */
+            double p[3] = {q[i].x, q[i].y, q[i].z};
+            uint32_t a = q[i].node;
             /* the rest of the cell */
             if (i + 1 < to) {
                 if (n + (to - i - 1) > capacity &&
                     (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
                     goto out;
                 n = matching ? mw_pairsMatch(earlier, later, n, q, i, i + 1, to, r2, nodes)
-                             : mw_pairsNear(earlier, later, n, q, i, i + 1, to, r2);
+                             : mw_pairsNear(earlier, later, n, q, p, a, i + 1, to, r2);
                 tests += to - i - 1;
             }
             /* the half-shell neighbours its r-box touches (none when it lies in the cell) */
             const uint8_t* touched = s->touched[s->touch[i]];
-            for (int k = 0, count = s->touched_count[s->touch[i]]; k < count; ++k) {
+            for (int k = 0; k < count; ++k) {
                 int shell = touched[k];
                 size_t b = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
                 if (b >= s->cells)
@@ -495,7 +499,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
                     (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
                     goto out;
                 n = matching ? mw_pairsMatch(earlier, later, n, q, i, lo, hi, r2, nodes)
-                             : mw_pairsNear(earlier, later, n, q, i, lo, hi, r2);
+                             : mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
                 tests += hi - lo;
             }
             if (tests > pairs->test_budget) {
