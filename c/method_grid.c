@@ -75,7 +75,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     mw_Batch b;
     memset(&b, 0, sizeof(b));
     size_t rep_before = w->reps.count;
-    int error = meshweld_ErrorMemory, indexed = !w->oneshot;
+    int error = meshweld_ErrorMemory, indexed = !w->oneshot, settled = 0;
     uint32_t local[5][MW_SMALL_BATCH];
     unsigned char local_bits[MW_SMALL_BATCH / 8];
     b.d.node_point = (uint32_t*)mw_batchBlock(&arena, local[0], sizeof(local[0]), count, sizeof(uint32_t));
@@ -164,12 +164,16 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
          * so its slot holds its output already) */
         uint32_t* owner = b.owner;
         if (w->countonly) { /* nothing reads the positions: the outputs are only counted */
+            /* every point a node of its own (node k is point k): the outputs go straight into the
+             * remap, and step 4 has nothing left to do */
+            uint32_t* out = b.d.nodes == count ? (uint32_t*)remap : owner;
             uint32_t outputs = (uint32_t)w->reps.count;
             for (size_t k = 0; k < b.free; ++k) {
                 uint32_t o = owner[k];
-                owner[k] = o == k ? outputs++ : owner[o];
+                out[k] = o == k ? outputs++ : out[o];
             }
             w->reps.count = outputs;
+            settled = out != owner;
         } else {
             for (size_t k = 0; k < b.free; ++k) {
                 uint32_t o = owner[k];
@@ -205,7 +209,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     }
 
     /* step 4 */
-    mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
+    if (!settled)
+        mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
     /* cells too wide for the representatives' density: halve them (never below 2r) */
     if (indexed && mw_indexCrowded(&w->index)) {
         double smaller = fmax(0.5 * size, 2.0 * w->radius * MW_SLACK);
