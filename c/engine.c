@@ -71,8 +71,8 @@ typedef struct mw_Keying {
     size_t stride;
     int dim;
     double inverse, reach, far;
-    int32_t origin[3];
-    uint64_t extent[2];
+    uint64_t row, layer; /* a key is x + row y + layer z - base, modulo 2^64 */
+    uint64_t base;
 } mw_Keying;
 
 static mw_Keying mw_keying(const mw_Sorted* s, const mw_Nodes* nodes, const mw_DataCells* cells)
@@ -80,9 +80,9 @@ static mw_Keying mw_keying(const mw_Sorted* s, const mw_Nodes* nodes, const mw_D
     mw_Keying k;
     k.points = nodes->points, k.point = nodes->point, k.stride = nodes->stride, k.dim = nodes->dim;
     k.inverse = cells->inverse, k.reach = cells->reach, k.far = 1.0 - cells->reach;
-    for (int a = 0; a < 3; ++a)
-        k.origin[a] = s->origin[a];
-    k.extent[0] = s->extent[0], k.extent[1] = s->extent[1];
+    k.row = s->extent[0], k.layer = s->extent[0] * s->extent[1];
+    k.base = (uint64_t)(int64_t)s->origin[0] + k.row * (uint64_t)(int64_t)s->origin[1] +
+             k.layer * (uint64_t)(int64_t)s->origin[2];
     return k;
 }
 
@@ -111,8 +111,7 @@ static inline uint64_t mw_nodeKey(const mw_Keying* k, size_t j, unsigned int* st
         t += 9u;
     }
     *state = t;
-    return (uint64_t)(fx - k->origin[0]) +
-           k->extent[0] * ((uint64_t)(fy - k->origin[1]) + k->extent[1] * (uint64_t)(fz - k->origin[2]));
+    return (uint64_t)(int64_t)fx + k->row * (uint64_t)(int64_t)fy + k->layer * (uint64_t)(int64_t)fz - k->base;
 }
 
 /* The shell tables for this box. */
