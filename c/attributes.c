@@ -149,8 +149,8 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         engine = outcome == meshweld_Ok;
     }
     if (!engine) {
-        /* node by node: the representatives of each distinct position chained in variant[] and
-         * variant_next[], which the nodes no longer need */
+        /* node by node: the representatives of each distinct position ringed through variant[]
+         * (the newest) and variant_next[], which the nodes no longer need */
         mw_Chains c;
         memset(&c, 0, sizeof(c));
         c.reps.xyz = (float*)mw_arenaAllocate(&arena, nodes, 3 * sizeof(float));
@@ -185,11 +185,11 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         double r2 = (double)o.radius * o.radius;
         for (uint32_t n = 0; n < nodes; ++n) {
             size_t i = node_point[n];
-            mw_Query q = {{0, 0, 0}, o.dim, r2, &match, i, MW_NONE, 0};
-            mw_load(q.p, mw_point(points, stride, i), o.dim);
-            c.query = q;
+            double p[3];
+            mw_load(p, mw_point(points, stride, i), o.dim);
+            c.query = mw_query(p, o.dim, r2, &match, i);
             if (o.radius > 0)
-                mw_kdVisit(&tree, q.p, r2, mw_chainVisit, &c);
+                mw_kdVisit(&tree, p, r2, mw_chainVisit, &c);
             else
                 mw_chainVisit(&c, position[i]);
             owner[n] = c.query.best == MW_NONE ? n : c.query.best;

@@ -118,7 +118,7 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
     int t[3];
     mw_dataCell(&index->cells, s, dim, f, t);
     index->searched++;
-    mw_Query q = {{p[0], p[1], p[2]}, dim, r2, match, vertex, MW_NONE, 0};
+    mw_Query q = mw_query(p, dim, r2, match, vertex);
     int32_t z0 = f[2] + (t[2] < 0 ? -1 : 0), z1 = f[2] + (t[2] > 0);
     int32_t y0 = f[1] + (t[1] < 0 ? -1 : 0), y1 = f[1] + (t[1] > 0);
     int32_t x0 = f[0] + (t[0] < 0 ? -1 : 0), x1 = f[0] + (t[0] > 0);

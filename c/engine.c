@@ -150,7 +150,7 @@ static inline size_t mw_gather(mw_Sorted* s, const mw_Keying* k, const uint64_t*
         uint32_t j = order ? order[at] : (uint32_t)(word & below);
         const float* q = mw_keyingPoint(k, j);
         p[at].x = q[0], p[at].y = q[1], p[at].z = k->dim == 3 ? q[2] : 0.0f, p[at].node = j;
-        touch[at] = order ? state[j] : (unsigned char)((word >> low) & 31);
+        touch[at] = (unsigned char)(order ? state[j] : (word >> low) & 31);
         /* branch-free: the slot c is written every time, and taken when the key is new */
         size_t fresh = key != previous;
         key_of[c] = key;

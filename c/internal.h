@@ -419,6 +419,12 @@ typedef struct mw_Query {
     size_t steps;
 } mw_Query;
 
+static inline mw_Query mw_query(const double p[3], int dim, double r2, const mw_Match* match, size_t vertex)
+{
+    mw_Query q = {{p[0], p[1], p[2]}, dim, r2, match, vertex, MW_NONE, 0};
+    return q;
+}
+
 /* Rings of representatives, the one container the cell stores use: a slot holds the ring's
  * newest, next[newest] is its oldest, and next[] runs from older to newer, so a walk from the
  * oldest meets the representatives in order.

@@ -204,7 +204,7 @@ static inline uint32_t mw_storeLoose(meshweld_Welder* w, int dense, const double
  * cells, or a new one that joins the store cell's ring. */
 static inline uint32_t mw_storePrecise(meshweld_Welder* w, int dense, const double p[3], const mw_Key* cells, int count)
 {
-    mw_Query q = {{p[0], p[1], p[2]}, w->dim, w->r2, NULL, 0, MW_NONE, 0};
+    mw_Query q = mw_query(p, w->dim, w->r2, NULL, 0);
     uint32_t* home = NULL;
     for (int k = 0; k < count; ++k) {
         uint32_t* slot = mw_slot(w, dense, &cells[k]);

@@ -75,7 +75,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     mw_Batch b;
     memset(&b, 0, sizeof(b));
     size_t rep_before = w->reps.count;
-    int error = meshweld_ErrorMemory, indexed = !w->oneshot, settled = 0;
+    int error = meshweld_ErrorMemory, indexed = !w->oneshot, in_remap = 0;
     uint32_t local[5][MW_SMALL_BATCH];
     unsigned char local_bits[MW_SMALL_BATCH / 8];
     b.d.node_point = (uint32_t*)mw_batchBlock(&arena, local[0], sizeof(local[0]), count, sizeof(uint32_t));
@@ -173,7 +173,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
                 out[k] = o == k ? outputs++ : out[o];
             }
             w->reps.count = outputs;
-            settled = out != owner;
+            in_remap = out != owner;
         } else {
             for (size_t k = 0; k < b.free; ++k) {
                 uint32_t o = owner[k];
@@ -209,7 +209,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     }
 
     /* step 4 */
-    if (!settled)
+    if (!in_remap) /* (else the outputs are in the remap already) */
         mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
     /* cells too wide for the representatives' density: halve them (never below 2r) */
     if (indexed && mw_indexCrowded(&w->index)) {

@@ -74,7 +74,7 @@ static uint32_t mw_forestEarliest(const meshweld_Welder* w, const double p[3])
             return q;
         covered += w->forest[k].count;
     }
-    mw_Query q = {{p[0], p[1], p[2]}, w->dim, w->r2, NULL, 0, MW_NONE, 0};
+    mw_Query q = mw_query(p, w->dim, w->r2, NULL, 0);
     mw_runEarliest(&w->reps, covered, w->reps.count, &q); /* the tail, in order */
     return q.best;
 }

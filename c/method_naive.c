@@ -6,7 +6,7 @@
 /* The earliest representative within r, by a scan of them all, or a new one. */
 static uint32_t mw_weldNaive(meshweld_Welder* w, const double p[3])
 {
-    mw_Query q = {{p[0], p[1], p[2]}, w->dim, w->r2, NULL, 0, MW_NONE, 0};
+    mw_Query q = mw_query(p, w->dim, w->r2, NULL, 0);
     mw_runEarliest(&w->reps, 0, w->reps.count, &q);
     return q.best != MW_NONE ? q.best : mw_repsAdd(&w->reps, p);
 }

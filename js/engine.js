@@ -62,16 +62,14 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   const bytes = staged.stride * 4;
   let code;
   let kept = 0;
-  if (plain) {
-    code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
-  } else if (attributes) {
+  if (attributes && !plain) {
     const list = frame.structs(Attribute, attributes.length);
     attributes.forEach((a, k) => {
       const at = list + k * Attribute.size;
       writeStruct(Attribute, at, { data: a.pointer, stride: a.itemSize * 4, size: a.itemSize, tolerance: a.tolerance });
     });
     code = wasm.meshweld_weldAttributes(remap, staged.pointer, staged.count, bytes, options, list, attributes.length, info);
-  } else if (centroid) {
+  } else if (plain || centroid || !positions) {
     code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
   } else {
     kept = frame.alloc(staged.count * mode.dim * 4); // room for as many outputs as inputs
@@ -82,8 +80,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     throw coreError(code, originalInfo(result, staged), who, { value: staged.value, element, attributeName: attributes && ((k) => attributes[k].name) });
   }
   const count = result.unique_count;
-  if (!positions) return { remap: copyOut(Uint32Array, remap, staged.count), remapPointer: remap, count, positions: null, method: methods[result.method] };
-  if (!kept) {
+  if (positions && !kept) {
     kept = frame.alloc(count * mode.dim * 4);
     const gathered = wasm.meshweld_gather(kept, count, remap, staged.pointer, staged.count, bytes, mode.dim, centroid ? 1 : 0);
     if (gathered !== ERROR.Ok) throw coreError(gathered, null, who);
@@ -92,7 +89,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     remap: copyOut(Uint32Array, remap, staged.count),
     remapPointer: remap,
     count,
-    positions: copyOut(Float32Array, kept, count * mode.dim),
+    positions: positions ? copyOut(Float32Array, kept, count * mode.dim) : null,
     method: methods[result.method],
   };
 }

@@ -85,19 +85,14 @@ function remapTriangles(frame, source, count, remap, remapPointer, outputs, remo
     const kept = new Uint32Array(count);
     let written = 0;
     for (let t = 0; t < count; t += 3) {
-      const a = source ? source[t] : t;
-      const b = source ? source[t + 1] : t + 1;
-      const c = source ? source[t + 2] : t + 2;
-      if (a >= remap.length) throw failure(RangeError, who, `indices[${t}] = ${a} is out of range (${remap.length} vertices)`);
-      if (b >= remap.length) throw failure(RangeError, who, `indices[${t + 1}] = ${b} is out of range (${remap.length} vertices)`);
-      if (c >= remap.length) throw failure(RangeError, who, `indices[${t + 2}] = ${c} is out of range (${remap.length} vertices)`);
-      if (remap[a] === SKIPPED || remap[b] === SKIPPED || remap[c] === SKIPPED) {
-        skippedElements++;
-      } else {
-        kept[written++] = a;
-        kept[written++] = b;
-        kept[written++] = c;
+      let skipped = false;
+      for (let j = t; j < t + 3; j++) {
+        const v = source ? source[j] : j;
+        if (v >= remap.length) throw failure(RangeError, who, `indices[${j}] = ${v} is out of range (${remap.length} vertices)`);
+        skipped ||= remap[v] === SKIPPED;
       }
+      if (skipped) skippedElements++;
+      else for (let j = t; j < t + 3; j++) kept[written++] = source ? source[j] : j;
     }
     source = kept.subarray(0, written);
     count = written;
