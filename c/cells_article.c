@@ -81,7 +81,7 @@ static void mw_cellsGridR(mw_Cells* cells, int dim, const double s[3])
 
 static void mw_cellsGrid2R(mw_Cells* cells, int dim, const double s[3])
 {
-    int64_t f[3], o[3] = {0, 0, 0};
+    int64_t f[3] = {0, 0, 0}, o[3] = {0, 0, 0};
     for (int i = 0; i < dim; ++i) {
         f[i] = mw_floor64(s[i]);
         o[i] = mw_floor64(s[i] + 0.5) - f[i]; /* 0 or 1: the store cell's offset (s + 1/2 is exact) */

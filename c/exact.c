@@ -46,12 +46,55 @@ static int mw_exactFinite(mw_Table* exact, const float* points, size_t from, siz
     return meshweld_Ok;
 }
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define MW_SSE2 1
+/* mw_exactBox over blocks of 12 packed floats (4 points in 3D, 6 in 2D), three vectors in which
+ * lane k of vector v always holds axis (4 v + k) % dim. minps and maxps take the second operand
+ * on NaN, as the scalar loop's comparisons do, and the result is the same bit for bit. */
+static float mw_exactBoxBlocks(const float* f, size_t blocks, int dim, float low[3], float high[3])
+{
+    float lo[12], hi[12], bad[12];
+    for (int k = 0; k < 12; ++k)
+        lo[k] = low[k % dim], hi[k] = high[k % dim];
+    __m128 l0 = _mm_loadu_ps(lo), l1 = _mm_loadu_ps(lo + 4), l2 = _mm_loadu_ps(lo + 8);
+    __m128 h0 = _mm_loadu_ps(hi), h1 = _mm_loadu_ps(hi + 4), h2 = _mm_loadu_ps(hi + 8);
+    __m128 b0 = _mm_setzero_ps(), b1 = b0, b2 = b0;
+    for (size_t b = 0; b < blocks; ++b, f += 12) {
+        __m128 x0 = _mm_loadu_ps(f), x1 = _mm_loadu_ps(f + 4), x2 = _mm_loadu_ps(f + 8);
+        b0 = _mm_add_ps(b0, _mm_sub_ps(x0, x0)), b1 = _mm_add_ps(b1, _mm_sub_ps(x1, x1));
+        b2 = _mm_add_ps(b2, _mm_sub_ps(x2, x2));
+        l0 = _mm_min_ps(l0, x0), l1 = _mm_min_ps(l1, x1), l2 = _mm_min_ps(l2, x2);
+        h0 = _mm_max_ps(h0, x0), h1 = _mm_max_ps(h1, x1), h2 = _mm_max_ps(h2, x2);
+    }
+    _mm_storeu_ps(lo, l0), _mm_storeu_ps(lo + 4, l1), _mm_storeu_ps(lo + 8, l2);
+    _mm_storeu_ps(hi, h0), _mm_storeu_ps(hi + 4, h1), _mm_storeu_ps(hi + 8, h2);
+    _mm_storeu_ps(bad, _mm_add_ps(_mm_add_ps(b0, b1), b2));
+    for (int k = 0; k < 12; ++k) {
+        int a = k % dim;
+        low[a] = low[a] < lo[k] ? low[a] : lo[k];
+        high[a] = high[a] > hi[k] ? high[a] : hi[k];
+    }
+    return (bad[0] + bad[1]) + (bad[2] + bad[3]);
+}
+#else
+#define MW_SSE2 0
+#endif
+
 /* The box of points [from, to) folded into low and high; the sum (x - x) + (y - y) + (z - z) of
  * all of them is returned, 0 when every coordinate is finite (NaN otherwise). */
 static float mw_exactBox(const float* points, size_t from, size_t to, size_t stride, int dim, float low[3],
                          float high[3])
 {
-    float bad = 0.0f, lx = low[0], ly = low[1], lz = low[2], hx = high[0], hy = high[1], hz = high[2];
+    float bad = 0.0f;
+#if MW_SSE2
+    if (stride == (size_t)dim * sizeof(float)) { /* whole blocks of 12 floats, then the rest below */
+        size_t blocks = (to - from) * (size_t)dim / 12;
+        bad = mw_exactBoxBlocks(points + from * (size_t)dim, blocks, dim, low, high);
+        from += blocks * 12 / (size_t)dim;
+    }
+#endif
+    float lx = low[0], ly = low[1], lz = low[2], hx = high[0], hy = high[1], hz = high[2];
     const char* src = (const char*)mw_point(points, stride, from);
     if (dim == 3) {
         for (size_t i = from; i < to; ++i, src += stride) {

@@ -215,6 +215,30 @@ static void group_identical(void)
     meshweld_welderDestroy(w);
 }
 
+/* Non-finite coordinates in a cloud of distinct points, past the point where a one-shot weld stops
+ * looking for exact duplicates: every place in a block of packed coordinates, and the last points. */
+static void nonfinite_cloud(void)
+{
+    enum { N = 3 * 4096 + 7 };
+    float* pts = (float*)malloc(N * 3 * sizeof(float));
+    const float bad[] = {NAN, INFINITY, -INFINITY};
+    char what[96];
+    for (int dim = 2; dim <= 3; ++dim)
+        for (size_t point = 4096; point < N; point += point < 4096 + 12 ? 1 : N - 4096 - 14)
+            for (int axis = 0; axis < dim; ++axis) {
+                float v = bad[(point + (size_t)axis) % 3];
+                for (size_t i = 0; i < (size_t)N * (size_t)dim; ++i)
+                    pts[i] = (float)((i * 7919) % 10007) * 0.01f;
+                pts[point * (size_t)dim + (size_t)axis] = v;
+                snprintf(what, sizeof(what), "cloud: %g at point %zu axis %d dim %d", v, point, axis, dim);
+                weld_fails(what, pts, N, (size_t)dim * 4, dim, 0.05f, meshweld_MethodAuto, 1, meshweld_ErrorNonFinite,
+                           point, axis);
+                weld_fails(what, pts, N, (size_t)dim * 4, dim, 0.05f, meshweld_MethodGrid, 0, meshweld_ErrorNonFinite,
+                           point, axis);
+            }
+    free(pts);
+}
+
 /* ---- NaN, +Inf, -Inf in any coordinate: ErrorNonFinite naming that point and axis ---- */
 static void group_nonfinite(void)
 {
@@ -265,6 +289,7 @@ static void group_nonfinite(void)
                     CHECK(meshweld_cells(keys, NULL, pts + point * (size_t)dim, &c) == meshweld_ErrorNonFinite,
                           "cells: %s", what);
                 }
+    nonfinite_cloud();
 }
 
 /* ---- -0 next to +0: the same position ---- */
