@@ -147,11 +147,7 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
     for (size_t from = 0; from < count;) {
         size_t to = count - from > MW_PROBE ? from + MW_PROBE : count;
         if (!cache) {
-            /* no table: every point is a node of its own */
-            for (size_t i = from; i < to; ++i) {
-                d->node_point[d->nodes] = (uint32_t)i;
-                remap[i] = (uint32_t)d->nodes++;
-            }
+            /* no table: every point is a node of its own (node i is point i) */
             if (mw_exactBox(points, from, to, stride, dim, low, high) != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         } else {
@@ -197,9 +193,14 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
         if (cache && oneshot && looks == MW_PROBE && hits * 8 < looks) {
             cache = 0; /* few duplicates: the table costs more than it saves */
             mw_tableFree(exact);
+            /* from the first point on, every point is a node of its own: the duplicates met so far
+             * as well (the rule merges them anyway), so that node i is point i */
+            d->node_point = NULL;
         }
         from = to;
     }
+    if (!cache)
+        d->nodes = count;
     float extent = 0.0f;
     for (int a = 0; a < 3; ++a) {
         extent = -low[a] > extent ? -low[a] : extent;
@@ -217,6 +218,10 @@ void mw_exactSettle(mw_Table* exact, unsigned int* remap, const float* points, s
         uint32_t key[3];
         mw_exactKey(mw_point(points, stride, d->node_point[j]), dim, key);
         mw_tableFind(exact, key[0], key[1], key[2])->value = node_out[j];
+    }
+    if (!d->node_point) { /* node i is point i */
+        memcpy(remap, node_out, count * sizeof(uint32_t));
+        return;
     }
     for (size_t i = 0; i < count; ++i)
         if (!d->settled || !(d->settled[i >> 3] & (1u << (i & 7))))

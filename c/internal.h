@@ -315,7 +315,8 @@ static inline void mw_exactKey(const float* src, int dim, uint32_t key[3])
 
 /* A batch's distinct positions: its nodes. */
 typedef struct mw_Distinct {
-    uint32_t* node_point;   /* room for count: node -> its first point */
+    uint32_t* node_point;   /* room for count: node -> its first point; NULL when node i is point i (every
+                             * point a node of its own, and remap left as it was) */
     unsigned char* settled; /* count bits, cleared (NULL when the table is empty): set where remap[i] is already
                              * an earlier batch's output */
     size_t nodes;
@@ -326,8 +327,8 @@ typedef struct mw_Distinct {
 /* Finds the nodes of a batch: remap[i] receives point i's node, or its output where the settled
  * bit is set. The table keeps this batch's nodes as placeholders until mw_exactSettle (or
  * mw_exactForget). A one-shot pass drops the table when it hits less than one point in eight (a
- * cloud of distinct points): later duplicates are then nodes of their own, which every method
- * merges anyway. Fails on a non-finite coordinate (info names it) or memory, the table as before. */
+ * cloud of distinct points): every point is then a node of its own (d->node_point becomes NULL),
+ * the duplicates met before as well, which every method merges anyway. Fails on a non-finite coordinate (info names it) or memory, the table as before. */
 int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info);
 /* A point's slot in the table (its key written to key), and a new position's entry. */

@@ -21,11 +21,17 @@
 typedef struct mw_Batch {
     mw_Distinct d;        /* step 1: the nodes (d.node_point: node -> its first point) */
     uint32_t* node_out;   /* node -> its output */
-    uint32_t* free_point; /* the nodes step 2 left, by their first point */
+    uint32_t* free_point; /* the nodes step 2 left, by their first point (NULL: free node k is point k) */
     uint32_t* free_node;  /* ... and by their node (NULL when every node is free) */
     uint32_t* owner;      /* free node -> the free node it merges into */
     size_t free;
 } mw_Batch;
+
+/* Free node k's first point. */
+static inline size_t mw_freePoint(const mw_Batch* b, size_t k)
+{
+    return b->free_point ? b->free_point[k] : k;
+}
 
 /* The cell size for this batch: the index's, or the data's for a first batch; larger when a
  * coordinate is beyond the cells' range. MW_COARSE when that takes cells 64 times the data's
@@ -51,7 +57,7 @@ static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t st
 {
     for (size_t k = 0; k < b->free; ++k) {
         double p[3];
-        mw_load(p, mw_point(points, stride, b->free_point[k]), w->dim);
+        mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), w->dim);
         uint32_t q = mw_indexEarliest(&w->index, &w->reps, w->dim, p, w->r2, NULL, 0);
         if (q == MW_NONE) {
             q = mw_repsAdd(&w->reps, p);
@@ -92,8 +98,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     meshweld_Trace* trace = w->trace;
     if (trace) {
         trace->nodes = b.d.nodes;
-        if (trace->distinct)
-            memcpy(trace->distinct, b.d.node_point, b.d.nodes * sizeof(uint32_t));
+        for (size_t j = 0; trace->distinct && j < b.d.nodes; ++j)
+            trace->distinct[j] = b.d.node_point ? b.d.node_point[j] : (uint32_t)j;
         if (trace->phases <= 1)
             goto done;
     }
@@ -112,7 +118,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
                             : (uint32_t*)mw_batchBlock(&arena, local[3], sizeof(local[3]), b.d.nodes, sizeof(uint32_t));
     b.free_node = all_free ? NULL : (uint32_t*)mw_batchBlock(&arena, local[4], sizeof(local[4]), b.d.nodes, sizeof(uint32_t));
     error = meshweld_ErrorMemory;
-    if (!b.node_out || !b.free_point || (!all_free && !b.free_node) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
+    if (!b.node_out || (!all_free && (!b.free_point || !b.free_node)) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
         (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
                          ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.d.nodes)
                          : mw_indexReserve(&w->index, b.d.nodes)))) {
@@ -152,10 +158,10 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         trace->cell_size = size;
         trace->engine = engine == meshweld_Ok;
         for (size_t k = 0; trace->order && k < trace->nodes && engine == meshweld_Ok; ++k)
-            trace->order[k] = b.free_point[trace->order[k]];
+            trace->order[k] = (uint32_t)mw_freePoint(&b, trace->order[k]);
         size_t written = trace->pair_count < trace->pair_capacity ? trace->pair_count : trace->pair_capacity;
         for (size_t k = 0; trace->pairs && k < 2 * written && trace->phases >= 3; ++k)
-            trace->pairs[k] = b.free_point[trace->pairs[k]];
+            trace->pairs[k] = (uint32_t)mw_freePoint(&b, trace->pairs[k]);
         if (trace->phases < 5 && engine == meshweld_Ok)
             goto done;
     }
@@ -179,7 +185,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
                 uint32_t o = owner[k];
                 if (o == k) {
                     double p[3];
-                    mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
+                    mw_load(p, mw_point(points, stride, mw_freePoint(&b, k)), w->dim);
                     owner[k] = mw_repsAdd(&w->reps, p);
                 } else {
                     owner[k] = owner[o];
@@ -191,7 +197,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             uint32_t j = b.free_node ? b.free_node[k] : (uint32_t)k, o = b.owner[k];
             if (o == k) {
                 double p[3];
-                mw_load(p, mw_point(points, stride, b.free_point[k]), w->dim);
+                mw_load(p, mw_point(points, stride, mw_freePoint(&b, k)), w->dim);
                 b.node_out[j] = mw_repsAdd(&w->reps, p);
                 if (indexed)
                     mw_indexInsert(&w->index, &w->reps, w->dim, b.node_out[j]);
