@@ -412,25 +412,6 @@ static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, 
     return n;
 }
 
-/* The same for pairs that must also pass the match predicate (the attribute weld). */
-static size_t mw_pairsMatch(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, size_t i, size_t from,
-                            size_t to, double r2, const mw_Nodes* nodes)
-{
-    double px = q[i].x, py = q[i].y, pz = q[i].z;
-    uint32_t a = q[i].node;
-    for (size_t t = from; t < to; ++t) {
-        double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
-        uint32_t b = q[t].node;
-        uint32_t e = a < b ? a : b, l = a < b ? b : a;
-        if (mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2 &&
-            mw_match(nodes->match, nodes->point ? nodes->point[e] : e, nodes->point ? nodes->point[l] : l)) {
-            earlier[n] = e, later[n] = l;
-            n++;
-        }
-    }
-    return n;
-}
-
 /* The cell whose key is key[c] + delta (a half-shell neighbour of cell c, so after it), or cells.
  * The wanted keys grow with c, so a cursor per offset only moves forward: galloping from it costs
  * O(cells) per offset over the whole search, whatever the gaps. */
@@ -462,7 +443,6 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
 static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes)
 {
     double r2 = nodes->radius * nodes->radius;
-    int matching = nodes->match && nodes->match->count;
     const mw_Point4* q = s->p;
     size_t cursor[13] = {0};
     uint32_t* earlier = pairs->earlier;
@@ -482,8 +462,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
                 if (n + (to - i - 1) > capacity &&
                     (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
                     goto out;
-                n = matching ? mw_pairsMatch(earlier, later, n, q, i, i + 1, to, r2, nodes)
-                             : mw_pairsNear(earlier, later, n, q, p, a, i + 1, to, r2);
+                n = mw_pairsNear(earlier, later, n, q, p, a, i + 1, to, r2);
                 tests += to - i - 1;
             }
             /* the half-shell neighbours its r-box touches (none when it lies in the cell) */
@@ -497,8 +476,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
                 if (n + (hi - lo) > capacity &&
                     (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
                     goto out;
-                n = matching ? mw_pairsMatch(earlier, later, n, q, i, lo, hi, r2, nodes)
-                             : mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
+                n = mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
                 tests += hi - lo;
             }
             if (tests > pairs->test_budget) {
@@ -542,6 +520,66 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     return mw_engineWeldBoxed(owner, nodes, cells, NULL, trace);
 }
 
+int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                   const float box[6], int both, uint32_t* scratch, mw_EngineTrace* trace)
+{
+    size_t m = nodes->count;
+    graph->first = graph->neighbour = NULL;
+    mw_Sorted s;
+    memset(&s, 0, sizeof(s));
+    mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, 16 * m + 65536};
+    int phases = trace ? trace->phases : 5, error;
+    if ((error = mw_sortNodes(&s, arena, nodes, cells, box, scratch)) != meshweld_Ok)
+        return error;
+    if (trace)
+        mw_traceSort(trace, &s, m);
+    if (phases <= 2)
+        return meshweld_Ok;
+    /* a cheap pre-check: the tests within cells alone would pass the budget */
+    if (s.within > pairs.test_budget)
+        return MW_DENSE;
+    if ((error = mw_pairsRoom(&pairs, arena, m / 2 + 1024)) != meshweld_Ok ||
+        (error = mw_findPairs(&pairs, arena, &s, nodes)) != meshweld_Ok)
+        return error;
+    if (trace) {
+        trace->tests = pairs.tests, trace->pair_count = pairs.count;
+        for (size_t k = 0; trace->pairs && k < pairs.count && k < trace->pair_capacity; ++k)
+            trace->pairs[2 * k] = pairs.earlier[k], trace->pairs[2 * k + 1] = pairs.later[k];
+    }
+    if (phases <= 3)
+        return meshweld_Ok;
+    mw_arenaRelease(arena, s.p);
+    mw_arenaRelease(arena, s.start);
+    mw_arenaRelease(arena, s.key);
+    mw_arenaRelease(arena, s.touch);
+
+    /* step 3: each node's earlier neighbours (and, both, its later ones), by a counting sort of
+     * the pairs */
+    size_t entries = both ? 2 * pairs.count : pairs.count;
+    uint32_t* first = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
+    uint32_t* neighbour = (uint32_t*)mw_arenaAllocate(arena, entries + 1, sizeof(uint32_t));
+    if (!first || !neighbour)
+        return meshweld_ErrorMemory;
+    memset(first, 0, (m + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < pairs.count; ++k)
+        first[pairs.later[k] + 1]++;
+    for (size_t k = 0; both && k < pairs.count; ++k)
+        first[pairs.earlier[k] + 1]++;
+    for (size_t j = 0; j < m; ++j)
+        first[j + 1] += first[j];
+    for (size_t k = 0; k < pairs.count; ++k)
+        neighbour[first[pairs.later[k]]++] = pairs.earlier[k];
+    for (size_t k = 0; both && k < pairs.count; ++k)
+        neighbour[first[pairs.earlier[k]]++] = pairs.later[k];
+    for (size_t j = m; j > 0; --j)
+        first[j] = first[j - 1];
+    first[0] = 0;
+    mw_arenaRelease(arena, pairs.earlier);
+    mw_arenaRelease(arena, pairs.later);
+    graph->first = first, graph->neighbour = neighbour;
+    return meshweld_Ok;
+}
+
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace)
 {
@@ -549,69 +587,21 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     if (m == 0)
         return meshweld_Ok;
     mw_Arena arena = {{0}, 0};
-    mw_Sorted s;
-    memset(&s, 0, sizeof(s));
-    mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, 16 * m + 65536};
-    int phases = trace ? trace->phases : 5, error;
-
-    /* owner[] serves as scratch until the walk */
-    if ((error = mw_sortNodes(&s, &arena, nodes, cells, box, owner)) != meshweld_Ok)
-        goto done;
-    if (trace)
-        mw_traceSort(trace, &s, m);
-    if (phases <= 2)
-        goto done;
-    /* a cheap pre-check: the tests within cells alone would pass the budget */
-    if (s.within > pairs.test_budget) {
-        error = MW_DENSE;
-        goto done;
-    }
-    if ((error = mw_pairsRoom(&pairs, &arena, m / 2 + 1024)) != meshweld_Ok ||
-        (error = mw_findPairs(&pairs, &arena, &s, nodes)) != meshweld_Ok)
-        goto done;
-    if (trace) {
-        trace->tests = pairs.tests, trace->pair_count = pairs.count;
-        for (size_t k = 0; trace->pairs && k < pairs.count && k < trace->pair_capacity; ++k)
-            trace->pairs[2 * k] = pairs.earlier[k], trace->pairs[2 * k + 1] = pairs.later[k];
-    }
-    if (phases <= 3)
-        goto done;
-    mw_arenaRelease(&arena, s.p);
-    mw_arenaRelease(&arena, s.start);
-    mw_arenaRelease(&arena, s.key);
-    mw_arenaRelease(&arena, s.touch);
-
-    /* step 3: each node's earlier neighbours, by a counting sort of the pairs on the later node */
-    uint32_t* first = (uint32_t*)mw_arenaAllocate(&arena, m + 1, sizeof(uint32_t));
-    uint32_t* earlier = (uint32_t*)mw_arenaAllocate(&arena, pairs.count + 1, sizeof(uint32_t));
-    if (!first || !earlier) {
-        error = meshweld_ErrorMemory;
-        goto done;
-    }
-    memset(first, 0, (m + 1) * sizeof(uint32_t));
-    for (size_t k = 0; k < pairs.count; ++k)
-        first[pairs.later[k] + 1]++;
-    for (size_t j = 0; j < m; ++j)
-        first[j + 1] += first[j];
-    for (size_t k = 0; k < pairs.count; ++k)
-        earlier[first[pairs.later[k]]++] = pairs.earlier[k];
-    for (size_t j = m; j > 0; --j)
-        first[j] = first[j - 1];
-    first[0] = 0;
-    if (phases <= 4)
-        goto done;
-
-    /* step 4: the greedy, in node order, over the graph alone; node a is a representative when
-     * owner[a] == a (every a < j is decided) */
-    for (size_t j = 0; j < m; ++j) {
-        uint32_t best = MW_NONE;
-        for (uint32_t k = first[j]; k < first[j + 1]; ++k) {
-            uint32_t a = earlier[k];
-            best = owner[a] == a && a < best ? a : best;
+    mw_Graph graph;
+    int error = mw_engineGraph(&graph, &arena, nodes, cells, box, 0, owner, trace); /* owner[] as scratch */
+    if (error == meshweld_Ok && graph.first) {
+        /* step 4: the greedy, in node order, over the graph alone; node a is a representative
+         * when owner[a] == a (every a < j is decided) */
+        const uint32_t *first = graph.first, *earlier = graph.neighbour;
+        for (size_t j = 0; j < m; ++j) {
+            uint32_t best = MW_NONE;
+            for (uint32_t k = first[j]; k < first[j + 1]; ++k) {
+                uint32_t a = earlier[k];
+                best = owner[a] == a && a < best ? a : best;
+            }
+            owner[j] = best == MW_NONE ? (uint32_t)j : best;
         }
-        owner[j] = best == MW_NONE ? (uint32_t)j : best;
     }
-done:
     mw_arenaFree(&arena);
     return error;
 }

@@ -285,6 +285,10 @@ typedef struct mw_Match {
     size_t count;
 } mw_Match;
 
+/* Attribute t of vertices a and b when one of them holds a non-finite value: equal bits (-0 equal
+ * to +0) in every component. */
+int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b);
+
 static inline int mw_match(const mw_Match* m, size_t a, size_t b)
 {
     for (size_t k = 0; k < m->count; ++k) {
@@ -292,15 +296,11 @@ static inline int mw_match(const mw_Match* m, size_t a, size_t b)
         const float* x = mw_point(t->data, t->stride, a);
         const float* y = mw_point(t->data, t->stride, b);
         double d = 0;
-        int bits = 1, finite = 1;
-        for (int j = 0; j < t->size; ++j) {
-            double e = (double)x[j] - (double)y[j];
-            d += mw_squared(e);
-            bits &= memcmp(&x[j], &y[j], sizeof(float)) == 0 || x[j] == y[j]; /* -0 == +0 */
-            finite &= (x[j] - x[j]) == 0.0f;
-            finite &= (y[j] - y[j]) == 0.0f;
-        }
-        if (finite ? !(d <= (double)t->tolerance * t->tolerance) : !bits)
+        for (int j = 0; j < t->size; ++j)
+            d += mw_squared((double)x[j] - (double)y[j]);
+        /* d is finite exactly when every value is (the squares of float differences stay far below
+         * the double range): then the tolerance decides, else the bits */
+        if (!(d <= (double)t->tolerance * t->tolerance) && (d - d == 0.0 || !mw_matchBits(t, a, b)))
             return 0;
     }
     return 1;
@@ -497,7 +497,6 @@ typedef struct mw_Nodes {
     const uint32_t* point; /* node j is input point point[j] (j itself when NULL) */
     size_t count;
     double radius;
-    const mw_Match* match;
 } mw_Nodes;
 
 #define MW_DENSE 1 /* mw_engineWeld: too many pairs within r; the caller welds sequentially */
@@ -507,6 +506,16 @@ typedef struct mw_Nodes {
 typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
+/* Steps 1 to 3 alone: the graph of the nodes within r of each other. Node j's neighbours are
+ * neighbour[first[j] .. first[j + 1]): the earlier ones, or every one when both is set (in no
+ * particular order). Both arrays come from the arena; scratch is room for count words; box may be
+ * NULL. first is NULL when a trace stopped before the graph. */
+typedef struct mw_Graph {
+    uint32_t* first;
+    uint32_t* neighbour;
+} mw_Graph;
+int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                   const float box[6], int both, uint32_t* scratch, mw_EngineTrace* trace);
 /* The same, given the nodes' box (low[3] then high[3], z = 0 in 2D), which it then need not find. */
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace);

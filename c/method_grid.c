@@ -149,7 +149,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     mw_dataCellsSet(&cells, size, w->radius);
     /* when every node is free their box is the batch's (equal positions, up to the sign of 0) */
     float box[6] = {b.d.low[0], b.d.low[1], b.d.low[2], b.d.high[0], b.d.high[1], b.d.high[2]};
-    mw_Nodes nodes = {points, stride, w->dim, b.free_point, b.free, w->radius, NULL};
+    mw_Nodes nodes = {points, stride, w->dim, b.free_point, b.free, w->radius};
     /* a welder's small batches go straight to the index: sorting a handful of nodes costs more
      * than searching for them (the same rule, so the same result) */
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE : mw_engineWeldBoxed(b.owner, &nodes, &cells, all_free ? box : NULL, trace);

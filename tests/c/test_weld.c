@@ -634,9 +634,10 @@ static void attribute_case(int dim, int t, float r, int method, double offset)
           "dim %d #%d r %g method %d offset %g: %zu vertices differ from brute force (%zu vs %zu outputs)", dim, t, r,
           method, offset, differ, info.unique_count, rep_count);
     /* the kd-tree when asked; else GRID's engine, or the kd-tree for coordinates too far out for
-     * its cells and for clusters too dense for it; naive's exact search for r = 0 */
-    CHECK(r > 0 ? info.method == meshweld_MethodKdtree ||
-                      (method != meshweld_MethodKdtree && offset < 1e6 && info.method == meshweld_MethodGrid)
+     * its cells (sized to the distinct positions) and for clusters too dense for it; naive's
+     * exact search for r = 0 */
+    CHECK(r > 0 ? (method == meshweld_MethodKdtree ? info.method == meshweld_MethodKdtree
+                                                   : info.method == meshweld_MethodKdtree || info.method == meshweld_MethodGrid)
                 : info.method == meshweld_MethodNaive,
           "dim %d #%d: method %s", dim, t, meshweld_methodName(info.method));
     if (t == 0 && offset == 0) {
