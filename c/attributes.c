@@ -2,16 +2,15 @@
  * within r) where a representative must also match every attribute within its tolerance
  * (mw_match: a non-finite value matches only its own bits).
  *
- * First every distinct position gets a number, and every distinct vertex (position and attribute
- * values equal, -0 equal to +0) becomes a node, both in order of first appearance: an identical
- * later vertex gets the same answer from the greedy, since the representatives made between the
- * two come later in order. Then the nodes are welded in order, each against the representatives
- * ringed at its own position and at the positions within r of it (reps.c), which one of three
- * searches finds; all give the same remap:
- *   engine  the graph of the distinct positions within r of each other (engine.c), built once;
+ * First every distinct position gets a number (the exact pass), and the positions within r of
+ * each other are found by one of two searches, which give the same remap:
+ *   engine  the graph of the distinct positions within r of each other (engine.c);
  *   kdtree  a kd-tree over the distinct positions (asked for, coordinates too far out for cells,
- *           or clusters too dense for the engine);
- *   exact   radius 0: the node's own position alone. */
+ *           or clusters too dense for the engine).
+ * A position with no other within r (every one at radius 0) holds vertices that meet only each
+ * other: they are welded there, in vertex order, one position at a time. The rest are walked in
+ * vertex order, each against the representatives ringed at its position and at its neighbours
+ * (reps.c). */
 #include "internal.h"
 
 #include <math.h>
@@ -22,15 +21,6 @@ int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b)
     const float* y = mw_point(t->data, t->stride, b);
     for (int j = 0; j < t->size; ++j)
         if (!(x[j] == y[j]) && memcmp(&x[j], &y[j], sizeof(float)) != 0)
-            return 0;
-    return 1;
-}
-
-/* Every attribute of vertices a and b equal (-0 equal to +0, a NaN equal to its own bits). */
-static int mw_sameAttributes(const meshweld_Attribute* attributes, size_t count, size_t a, size_t b)
-{
-    for (size_t k = 0; k < count; ++k)
-        if (!mw_matchBits(&attributes[k], a, b))
             return 0;
     return 1;
 }
@@ -89,48 +79,29 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
     mw_Arena arena = {{0}, 0};
     mw_Table exact = {0};
     mw_Kdtree tree = {0};
-    uint32_t* position = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));  /* vertex -> distinct position */
+    uint32_t* position = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* vertex -> its position */
     uint32_t* position_point = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* position -> its first vertex */
-    uint32_t* variant = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));   /* position -> its newest node */
-    uint32_t* variant_next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* node -> the previous one there */
-    uint32_t* node_point = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* node -> its first vertex */
-    uint32_t* owner = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));      /* node -> its representative */
+    uint32_t* owner = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* vertex -> its representative */
     error = meshweld_ErrorMemory;
-    if (!position || !position_point || !variant || !variant_next || !node_point || !owner)
+    if (!position || !position_point || !owner)
         goto done;
 
     /* distinct positions: the exact pass (which checks the coordinates). With r > 0 it is one-shot:
      * in a cloud of distinct points it stops looking, and every vertex is a position of its own
      * (identical ones are then within r of each other, which the search finds); at radius 0 the
-     * search sees a vertex's own position only, so the positions must be distinct */
+     * positions must be distinct, since a vertex meets only its own */
     mw_Distinct d;
     memset(&d, 0, sizeof(d));
     d.node_point = position_point;
     if ((error = mw_exactPass(&exact, o.radius > 0, position, points, count, stride, o.dim, &d, info)) != meshweld_Ok)
         goto done;
     mw_tableFree(&exact);
+    error = meshweld_ErrorMemory; /* until the end */
     uint32_t distinct = (uint32_t)d.nodes;
     position_point = d.node_point; /* NULL: position i is vertex i */
-    for (uint32_t k = 0; k < distinct; ++k)
-        variant[k] = MW_NONE;
-
-    /* then distinct vertices: the nodes; remap[i] holds vertex i's node */
-    error = meshweld_ErrorMemory;
-    uint32_t nodes = 0;
-    for (size_t i = 0; i < count; ++i) {
-        uint32_t k = position_point ? position[i] : (uint32_t)i, n;
-        position[i] = k;
-        for (n = variant[k]; n != MW_NONE; n = variant_next[n])
-            if (mw_sameAttributes(attributes, attribute_count, i, node_point[n]))
-                break;
-        if (n == MW_NONE) {
-            n = nodes++;
-            node_point[n] = (uint32_t)i;
-            variant_next[n] = variant[k];
-            variant[k] = n;
-        }
-        remap[i] = n;
-    }
+    if (!position_point)
+        for (size_t i = 0; i < count; ++i)
+            position[i] = (uint32_t)i;
 
     mw_Match match = {attributes, attribute_count};
     /* the search: the graph of positions within r, else a kd-tree over them (radius > 0) */
@@ -163,47 +134,87 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
             info->method = meshweld_MethodKdtree;
     }
 
-    /* the walk, node by node: the representatives of each distinct position ringed through
-     * variant[] (the newest) and variant_next[], which the nodes no longer need */
-    mw_Chains c;
-    memset(&c, 0, sizeof(c));
-    c.reps.xyz = (float*)mw_arenaAllocate(&arena, nodes, 3 * sizeof(float));
-    if (!c.reps.xyz)
+    /* the vertices of each position together, in vertex order (a counting sort) */
+    uint32_t* start = (uint32_t*)mw_arenaAllocate(&arena, (size_t)distinct + 1, sizeof(uint32_t));
+    uint32_t* order = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
+    if (!start || !order)
         goto done;
-    c.reps.next = variant_next, c.reps.point = node_point, c.reps.count = nodes;
-    c.head = variant;
-    for (uint32_t n = 0; n < nodes; ++n) {
-        const float* p = mw_point(points, stride, node_point[n]);
-        c.reps.xyz[n * 3] = p[0] + 0.0f;
-        c.reps.xyz[n * 3 + 1] = p[1] + 0.0f;
-        c.reps.xyz[n * 3 + 2] = o.dim == 3 ? p[2] + 0.0f : 0.0f;
-    }
+    memset(start, 0, ((size_t)distinct + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < count; ++i)
+        start[position[i] + 1]++;
     for (uint32_t k = 0; k < distinct; ++k)
-        variant[k] = MW_NONE;
-    double r2 = (double)o.radius * o.radius;
-    for (uint32_t n = 0; n < nodes; ++n) {
-        size_t i = node_point[n];
-        uint32_t k = position[i];
-        double p[3];
-        mw_load(p, mw_point(points, stride, i), o.dim);
-        c.query = mw_query(p, o.dim, r2, &match, i);
-        mw_chainVisit(&c, k);
-        if (graph.first)
-            for (uint32_t e = graph.first[k]; e < graph.first[k + 1]; ++e)
-                mw_chainVisit(&c, graph.neighbour[e]);
-        else if (o.radius > 0)
-            mw_kdVisit(&tree, p, r2, mw_chainVisit, &c);
-        owner[n] = c.query.best == MW_NONE ? n : c.query.best;
-        if (owner[n] == n)
-            mw_ringLink(&c.reps, &variant[k], n);
+        start[k + 1] += start[k];
+    for (size_t i = 0; i < count; ++i)
+        order[start[position[i]]++] = (uint32_t)i;
+    for (uint32_t k = distinct; k > 0; --k)
+        start[k] = start[k - 1];
+    start[0] = 0;
+
+    /* A position with no other within r (every one at radius 0): its vertices meet only each other,
+     * at distance 0, so they are welded there, in vertex order, one position at a time (its
+     * vertices and their representatives stay in the cache). The others are walked below. */
+    unsigned char* walked = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1); /* position -> walked */
+    if (!walked)
+        goto done;
+    int walk = 0;
+    for (uint32_t k = 0; k < distinct; ++k) {
+        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
+        if (walked[k]) {
+            walk = 1;
+            continue;
+        }
+        uint32_t* v = order + start[k];
+        uint32_t t = start[k + 1] - start[k], reps = 0;
+        for (uint32_t j = 0; j < t; ++j) { /* the representatives so far in v[0 .. reps), reps <= j */
+            uint32_t i = v[j], q = 0;
+            while (q < reps && !mw_match(&match, i, v[q]))
+                q++;
+            owner[i] = q < reps ? v[q] : i;
+            if (q == reps)
+                v[reps++] = i;
+        }
     }
 
-    /* outputs in node order; owner[] becomes each node's output */
+    /* the walk, vertex by vertex, for the rest: the representatives of each position ringed
+     * (reps.c), their heads in start[], their links in order[] (both done with) */
+    if (walk) {
+        mw_Chains c;
+        memset(&c, 0, sizeof(c));
+        c.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
+        if (!c.reps.xyz)
+            goto done;
+        c.reps.next = order, c.reps.point = NULL, c.reps.count = count;
+        c.head = start;
+        for (uint32_t k = 0; k < distinct; ++k)
+            start[k] = MW_NONE;
+        double r2 = (double)o.radius * o.radius;
+        for (size_t i = 0; i < count; ++i) {
+            uint32_t k = position[i];
+            if (!walked[k])
+                continue;
+            const float* src = mw_point(points, stride, i);
+            c.reps.xyz[i * 3] = src[0] + 0.0f;
+            c.reps.xyz[i * 3 + 1] = src[1] + 0.0f;
+            c.reps.xyz[i * 3 + 2] = o.dim == 3 ? src[2] + 0.0f : 0.0f;
+            double p[3];
+            mw_load(p, src, o.dim);
+            c.query = mw_query(p, o.dim, r2, &match, i);
+            mw_chainVisit(&c, k);
+            if (graph.first)
+                for (uint32_t e = graph.first[k]; e < graph.first[k + 1]; ++e)
+                    mw_chainVisit(&c, graph.neighbour[e]);
+            else
+                mw_kdVisit(&tree, p, r2, mw_chainVisit, &c);
+            owner[i] = c.query.best == MW_NONE ? (uint32_t)i : c.query.best;
+            if (owner[i] == i)
+                mw_ringLink(&c.reps, &start[k], (uint32_t)i);
+        }
+    }
+
+    /* outputs in order of first appearance: a representative is earlier than what it takes */
     uint32_t outputs = 0;
-    for (uint32_t n = 0; n < nodes; ++n)
-        owner[n] = owner[n] == n ? outputs++ : owner[owner[n]];
     for (size_t i = 0; i < count; ++i)
-        remap[i] = owner[remap[i]];
+        remap[i] = owner[i] == i ? outputs++ : remap[owner[i]];
     if (info)
         info->unique_count = outputs;
     error = meshweld_Ok;

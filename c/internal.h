@@ -391,7 +391,7 @@ typedef struct mw_Index {
 typedef struct mw_Reps {
     float* xyz;      /* 3 floats per representative (z = 0 in 2D) */
     uint32_t* next;  /* the cell stores' rings (reps.c) */
-    uint32_t* point; /* per representative: its input point (for the match predicate), or NULL */
+    uint32_t* point; /* per representative: its input point (for the match predicate); NULL: q is point q */
     size_t count, capacity;
 } mw_Reps;
 
@@ -405,7 +405,8 @@ void mw_repsFree(mw_Reps* reps);
 static inline int mw_repsJoins(const mw_Reps* reps, uint32_t q, const double p[3], int dim, double r2,
                                const mw_Match* match, size_t vertex)
 {
-    return mw_distance2(p, &reps->xyz[q * 3], dim) <= r2 && (!match || mw_match(match, vertex, reps->point[q]));
+    return mw_distance2(p, &reps->xyz[q * 3], dim) <= r2 &&
+           (!match || mw_match(match, vertex, reps->point ? reps->point[q] : q));
 }
 
 /* A query of the representatives: the point, the radius, the optional match, and what the
