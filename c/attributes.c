@@ -15,16 +15,6 @@
 
 #include <math.h>
 
-int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b)
-{
-    const float* x = mw_point(t->data, t->stride, a);
-    const float* y = mw_point(t->data, t->stride, b);
-    for (int j = 0; j < t->size; ++j)
-        if (!(x[j] == y[j]) && memcmp(&x[j], &y[j], sizeof(float)) != 0)
-            return 0;
-    return 1;
-}
-
 static int mw_checkAttributes(const meshweld_Attribute* attributes, size_t attribute_count, size_t count)
 {
     if (attribute_count > 0 && !attributes)

@@ -286,7 +286,7 @@ typedef struct mw_Match {
 } mw_Match;
 
 /* Attribute t of vertices a and b when one of them holds a non-finite value: equal bits (-0 equal
- * to +0) in every component. */
+ * to +0) in every component (reps.c, with the rule). */
 int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b);
 
 static inline int mw_match(const mw_Match* m, size_t a, size_t b)

@@ -59,3 +59,14 @@ void mw_ringUnlink(mw_Reps* reps, uint32_t* slot)
     reps->next[r] = oldest;
     *slot = r;
 }
+
+/* The match's slow path (mw_match, internal.h), for non-finite attribute values. */
+int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b)
+{
+    const float* x = mw_point(t->data, t->stride, a);
+    const float* y = mw_point(t->data, t->stride, b);
+    for (int j = 0; j < t->size; ++j)
+        if (!(x[j] == y[j]) && memcmp(&x[j], &y[j], sizeof(float)) != 0)
+            return 0;
+    return 1;
+}
