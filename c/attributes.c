@@ -35,11 +35,11 @@ static int mw_checkAttributes(const meshweld_Attribute* attributes, size_t attri
     return meshweld_Ok;
 }
 
-/* The walk: each position keeps a ring of its representative nodes (reps.c), and a search lowers
+/* The walk: each position keeps a ring of its representatives (reps.c), and a search lowers
  * query.best over the rings of the positions within r. */
 typedef struct mw_Chains {
-    mw_Reps reps;   /* the nodes: their coordinates, rings and vertices */
-    uint32_t* head; /* distinct position -> the newest representative node there */
+    mw_Reps reps;   /* the vertices (representative q is vertex q): coordinates and rings */
+    uint32_t* head; /* distinct position -> the newest representative there */
     mw_Query query;
 } mw_Chains;
 
