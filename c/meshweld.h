@@ -177,10 +177,11 @@ typedef struct meshweld_Attribute {
  * identical vertices (positions and attributes equal, -0 equal to +0) share an output; the remap
  * is dense. Radius 0 and tolerance 0 mean equal values only.
  * A non-finite attribute value matches only its own bits (a NaN normal neither fails the weld nor
- * merges with anything but an identical vertex). options are checked as for meshweld_weld; it runs
- * GRID's spatial engine (info->method = GRID), or a kd-tree (KDTREE) when options->method is
- * meshweld_MethodKdtree, when coordinates lie too far out for cells, or for clusters too dense for
- * the engine; radius 0 compares the vertices at the same position (NAIVE). All give the same remap.
+ * merges with anything but an identical vertex). options are checked as for meshweld_weld; it finds
+ * the positions within r of each other with GRID's spatial engine (info->method = GRID), or with a
+ * kd-tree (KDTREE) when options->method is meshweld_MethodKdtree, when coordinates lie too far out
+ * for cells, or for clusters too dense for the engine, and compares attributes only there; radius
+ * 0 compares the vertices at the same position (NAIVE). All give the same remap.
  *
  * remap must contain enough space for count elements; attributes holds attribute_count entries,
  * each with count vertices.
