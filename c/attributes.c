@@ -7,10 +7,11 @@
  *   engine  the graph of the distinct positions within r of each other (engine.c);
  *   kdtree  a kd-tree over the distinct positions (asked for, coordinates too far out for cells,
  *           or clusters too dense for the engine).
- * A position with no other within r (every one at radius 0) holds vertices that meet only each
- * other: they are welded there, in vertex order, one position at a time. The rest are walked in
- * vertex order, each against the representatives ringed at its position and at its neighbours
- * (reps.c). */
+ * Then every vertex takes one step of the rule: the earliest representative ringed at its position
+ * or at a position within r of it that matches (mw_ringEarliest, reps.c), else it becomes one. A
+ * position with no other within r (every one at radius 0) holds vertices that meet only each
+ * other: they take their steps together, one position at a time, so that its vertices and
+ * representatives stay in the cache; the rest take theirs in vertex order. */
 #include "internal.h"
 
 #include <math.h>
@@ -48,6 +49,43 @@ static void mw_chainVisit(void* context, uint32_t position)
     mw_Chains* c = (mw_Chains*)context;
     if (c->head[position] != MW_NONE)
         mw_ringEarliest(&c->reps, c->head[position], &c->query);
+}
+
+/* What a vertex's step needs: the rings, the match, and where the positions within r are listed. */
+typedef struct mw_Search {
+    mw_Chains* c;
+    const mw_Match* match;
+    const mw_Graph* graph; /* graph->first NULL: none */
+    const mw_Kdtree* tree; /* NULL: none */
+    const float* points;
+    size_t stride;
+    int dim;
+    double r2;
+} mw_Search;
+
+/* Vertex i, at position k, takes the earliest representative within r that matches it, from the
+ * rings of its position and of the positions within r of it (the graph's neighbours, or the
+ * kd-tree's), or becomes one; returns its representative. */
+static uint32_t mw_attributeStep(mw_Search* s, uint32_t i, uint32_t k)
+{
+    mw_Chains* c = s->c;
+    const float* src = mw_point(s->points, s->stride, i);
+    c->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
+    c->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
+    c->reps.xyz[(size_t)i * 3 + 2] = s->dim == 3 ? src[2] + 0.0f : 0.0f;
+    double p[3];
+    mw_load(p, src, s->dim);
+    c->query = mw_query(p, s->dim, s->r2, s->match, i);
+    mw_chainVisit(c, k);
+    if (s->graph->first)
+        for (uint32_t e = s->graph->first[k]; e < s->graph->first[k + 1]; ++e)
+            mw_chainVisit(c, s->graph->neighbour[e]);
+    else if (s->tree)
+        mw_kdVisit(s->tree, p, s->r2, mw_chainVisit, c);
+    if (c->query.best != MW_NONE)
+        return c->query.best;
+    mw_ringLink(&c->reps, &c->head[k], i);
+    return i;
 }
 
 int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t count, size_t stride,
@@ -140,66 +178,33 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         start[k] = start[k - 1];
     start[0] = 0;
 
-    /* A position with no other within r (every one at radius 0): its vertices meet only each other,
-     * at distance 0, so they are welded there, in vertex order, one position at a time (its
-     * vertices and their representatives stay in the cache). The others are walked below. */
+    /* The representatives of each position ringed (reps.c); a vertex's step asks the rings of its
+     * position and of the positions within r of it for the earliest representative that takes it
+     * (mw_attributeStep). */
+    mw_Chains c;
+    memset(&c, 0, sizeof(c));
+    c.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
+    c.reps.next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
+    c.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
     unsigned char* walked = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1); /* position -> walked */
-    if (!walked)
+    if (!c.reps.xyz || !c.reps.next || !c.head || !walked)
         goto done;
-    int walk = 0;
-    for (uint32_t k = 0; k < distinct; ++k) {
-        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
-        if (walked[k]) {
-            walk = 1;
-            continue;
-        }
-        uint32_t* v = order + start[k];
-        uint32_t t = start[k + 1] - start[k], reps = 0;
-        for (uint32_t j = 0; j < t; ++j) { /* the representatives so far in v[0 .. reps), reps <= j */
-            uint32_t i = v[j], q = 0;
-            while (q < reps && !mw_match(&match, i, v[q]))
-                q++;
-            owner[i] = q < reps ? v[q] : i;
-            if (q == reps)
-                v[reps++] = i;
-        }
-    }
+    c.reps.point = NULL, c.reps.count = count;
+    double r2 = (double)o.radius * o.radius;
+    mw_Search search = {&c, &match, &graph, o.radius > 0 && !graph.first ? &tree : NULL, points, stride, o.dim, r2};
 
-    /* the walk, vertex by vertex, for the rest: the representatives of each position ringed
-     * (reps.c), their heads in start[], their links in order[] (both done with) */
-    if (walk) {
-        mw_Chains c;
-        memset(&c, 0, sizeof(c));
-        c.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
-        if (!c.reps.xyz)
-            goto done;
-        c.reps.next = order, c.reps.point = NULL, c.reps.count = count;
-        c.head = start;
-        for (uint32_t k = 0; k < distinct; ++k)
-            start[k] = MW_NONE;
-        double r2 = (double)o.radius * o.radius;
-        for (size_t i = 0; i < count; ++i) {
-            uint32_t k = position[i];
-            if (!walked[k])
-                continue;
-            const float* src = mw_point(points, stride, i);
-            c.reps.xyz[i * 3] = src[0] + 0.0f;
-            c.reps.xyz[i * 3 + 1] = src[1] + 0.0f;
-            c.reps.xyz[i * 3 + 2] = o.dim == 3 ? src[2] + 0.0f : 0.0f;
-            double p[3];
-            mw_load(p, src, o.dim);
-            c.query = mw_query(p, o.dim, r2, &match, i);
-            mw_chainVisit(&c, k);
-            if (graph.first)
-                for (uint32_t e = graph.first[k]; e < graph.first[k + 1]; ++e)
-                    mw_chainVisit(&c, graph.neighbour[e]);
-            else
-                mw_kdVisit(&tree, p, r2, mw_chainVisit, &c);
-            owner[i] = c.query.best == MW_NONE ? (uint32_t)i : c.query.best;
-            if (owner[i] == i)
-                mw_ringLink(&c.reps, &start[k], (uint32_t)i);
-        }
+    /* A position with no other within r (every one at radius 0) holds vertices that meet only each
+     * other: they take their steps there, in vertex order, one position at a time (its vertices and
+     * their representatives stay in the cache). The others take theirs in vertex order below. */
+    for (uint32_t k = 0; k < distinct; ++k) {
+        c.head[k] = MW_NONE;
+        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
+        for (uint32_t j = start[k]; !walked[k] && j < start[k + 1]; ++j)
+            owner[order[j]] = mw_attributeStep(&search, order[j], k);
     }
+    for (size_t i = 0; i < count; ++i)
+        if (walked[position[i]])
+            owner[i] = mw_attributeStep(&search, (uint32_t)i, position[i]);
 
     /* outputs in order of first appearance: a representative is earlier than what it takes */
     uint32_t outputs = 0;

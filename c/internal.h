@@ -295,9 +295,17 @@ static inline int mw_match(const mw_Match* m, size_t a, size_t b)
         const meshweld_Attribute* t = &m->attributes[k];
         const float* x = mw_point(t->data, t->stride, a);
         const float* y = mw_point(t->data, t->stride, b);
-        double d = 0;
-        for (int j = 0; j < t->size; ++j)
-            d += mw_squared((double)x[j] - (double)y[j]);
+        /* summed left to right, as the loop of the general case does */
+        double d = mw_squared((double)x[0] - (double)y[0]);
+        if (t->size == 3) { /* normals, positions */
+            d += mw_squared((double)x[1] - (double)y[1]);
+            d += mw_squared((double)x[2] - (double)y[2]);
+        } else if (t->size == 2) { /* uvs */
+            d += mw_squared((double)x[1] - (double)y[1]);
+        } else {
+            for (int j = 1; j < t->size; ++j)
+                d += mw_squared((double)x[j] - (double)y[j]);
+        }
         /* d is finite exactly when every value is (the squares of float differences stay far below
          * the double range): then the tolerance decides, else the bits */
         if (!(d <= (double)t->tolerance * t->tolerance) && (d - d == 0.0 || !mw_matchBits(t, a, b)))
