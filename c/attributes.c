@@ -36,24 +36,13 @@ static int mw_checkAttributes(const meshweld_Attribute* attributes, size_t attri
     return meshweld_Ok;
 }
 
-/* The walk: each position keeps a ring of its representatives (reps.c), and a search lowers
- * query.best over the rings of the positions within r. */
-typedef struct mw_Chains {
-    mw_Reps reps;   /* the vertices (representative q is vertex q): coordinates and rings */
-    uint32_t* head; /* distinct position -> the newest representative there */
+/* The walk: each position keeps a ring of its representatives (reps.c), and a vertex's step lowers
+ * query.best over the rings of its position and of the positions within r of it (the graph's
+ * neighbours, or the kd-tree's). */
+typedef struct mw_Walk {
+    mw_Reps reps;          /* the vertices (representative q is vertex q): coordinates and rings */
+    uint32_t* head;        /* distinct position -> the newest representative there */
     mw_Query query;
-} mw_Chains;
-
-static void mw_chainVisit(void* context, uint32_t position)
-{
-    mw_Chains* c = (mw_Chains*)context;
-    if (c->head[position] != MW_NONE)
-        mw_ringEarliest(&c->reps, c->head[position], &c->query);
-}
-
-/* What a vertex's step needs: the rings, the match, and where the positions within r are listed. */
-typedef struct mw_Search {
-    mw_Chains* c;
     const mw_Match* match;
     const mw_Graph* graph; /* graph->first NULL: none */
     const mw_Kdtree* tree; /* NULL: none */
@@ -61,30 +50,35 @@ typedef struct mw_Search {
     size_t stride;
     int dim;
     double r2;
-} mw_Search;
+} mw_Walk;
 
-/* Vertex i, at position k, takes the earliest representative within r that matches it, from the
- * rings of its position and of the positions within r of it (the graph's neighbours, or the
- * kd-tree's), or becomes one; returns its representative. */
-static uint32_t mw_attributeStep(mw_Search* s, uint32_t i, uint32_t k)
+static void mw_walkVisit(void* context, uint32_t position)
 {
-    mw_Chains* c = s->c;
-    const float* src = mw_point(s->points, s->stride, i);
-    c->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
-    c->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
-    c->reps.xyz[(size_t)i * 3 + 2] = s->dim == 3 ? src[2] + 0.0f : 0.0f;
+    mw_Walk* w = (mw_Walk*)context;
+    if (w->head[position] != MW_NONE)
+        mw_ringEarliest(&w->reps, w->head[position], &w->query);
+}
+
+/* Vertex i, at position k, takes the earliest representative within r that matches it, or becomes
+ * one; returns its representative. */
+static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
+{
+    const float* src = mw_point(w->points, w->stride, i);
+    w->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
+    w->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
+    w->reps.xyz[(size_t)i * 3 + 2] = w->dim == 3 ? src[2] + 0.0f : 0.0f;
     double p[3];
-    mw_load(p, src, s->dim);
-    c->query = mw_query(p, s->dim, s->r2, s->match, i);
-    mw_chainVisit(c, k);
-    if (s->graph->first)
-        for (uint32_t e = s->graph->first[k]; e < s->graph->first[k + 1]; ++e)
-            mw_chainVisit(c, s->graph->neighbour[e]);
-    else if (s->tree)
-        mw_kdVisit(s->tree, p, s->r2, mw_chainVisit, c);
-    if (c->query.best != MW_NONE)
-        return c->query.best;
-    mw_ringLink(&c->reps, &c->head[k], i);
+    mw_load(p, src, w->dim);
+    w->query = mw_query(p, w->dim, w->r2, w->match, i);
+    mw_walkVisit(w, k);
+    if (w->graph->first)
+        for (uint32_t e = w->graph->first[k]; e < w->graph->first[k + 1]; ++e)
+            mw_walkVisit(w, w->graph->neighbour[e]);
+    else if (w->tree)
+        mw_kdVisit(w->tree, p, w->r2, mw_walkVisit, w);
+    if (w->query.best != MW_NONE)
+        return w->query.best;
+    mw_ringLink(&w->reps, &w->head[k], i);
     return i;
 }
 
@@ -178,33 +172,31 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         start[k] = start[k - 1];
     start[0] = 0;
 
-    /* The representatives of each position ringed (reps.c); a vertex's step asks the rings of its
-     * position and of the positions within r of it for the earliest representative that takes it
-     * (mw_attributeStep). */
-    mw_Chains c;
-    memset(&c, 0, sizeof(c));
-    c.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
-    c.reps.next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
-    c.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
+    /* the walk's state: every vertex may become a representative */
+    mw_Walk w;
+    memset(&w, 0, sizeof(w));
+    w.reps.count = w.reps.capacity = count;
+    w.match = &match, w.graph = &graph, w.tree = o.radius > 0 && !graph.first ? &tree : NULL;
+    w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
+    w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
+    w.reps.next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
+    w.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
     unsigned char* walked = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1); /* position -> walked */
-    if (!c.reps.xyz || !c.reps.next || !c.head || !walked)
+    if (!w.reps.xyz || !w.reps.next || !w.head || !walked)
         goto done;
-    c.reps.point = NULL, c.reps.count = count;
-    double r2 = (double)o.radius * o.radius;
-    mw_Search search = {&c, &match, &graph, o.radius > 0 && !graph.first ? &tree : NULL, points, stride, o.dim, r2};
 
     /* A position with no other within r (every one at radius 0) holds vertices that meet only each
      * other: they take their steps there, in vertex order, one position at a time (its vertices and
      * their representatives stay in the cache). The others take theirs in vertex order below. */
     for (uint32_t k = 0; k < distinct; ++k) {
-        c.head[k] = MW_NONE;
+        w.head[k] = MW_NONE;
         walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
         for (uint32_t j = start[k]; !walked[k] && j < start[k + 1]; ++j)
-            owner[order[j]] = mw_attributeStep(&search, order[j], k);
+            owner[order[j]] = mw_walkStep(&w, order[j], k);
     }
     for (size_t i = 0; i < count; ++i)
         if (walked[position[i]])
-            owner[i] = mw_attributeStep(&search, (uint32_t)i, position[i]);
+            owner[i] = mw_walkStep(&w, (uint32_t)i, position[i]);
 
     /* outputs in order of first appearance: a representative is earlier than what it takes */
     uint32_t outputs = 0;

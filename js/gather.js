@@ -15,26 +15,12 @@ export function gatherItems(array, itemSize, first) {
   const out = new array.constructor(first.length * itemSize);
   if (itemSize === 1) {
     for (let k = 0; k < first.length; k++) out[k] = array[first[k]];
-  } else if (itemSize === 2) {
-    for (let k = 0; k < first.length; k++) {
-      const s = first[k] * 2;
-      out[2 * k] = array[s];
-      out[2 * k + 1] = array[s + 1];
-    }
   } else if (itemSize === 3) {
     for (let k = 0; k < first.length; k++) {
       const s = first[k] * 3;
       out[3 * k] = array[s];
       out[3 * k + 1] = array[s + 1];
       out[3 * k + 2] = array[s + 2];
-    }
-  } else if (itemSize === 4) {
-    for (let k = 0; k < first.length; k++) {
-      const s = first[k] * 4;
-      out[4 * k] = array[s];
-      out[4 * k + 1] = array[s + 1];
-      out[4 * k + 2] = array[s + 2];
-      out[4 * k + 3] = array[s + 3];
     }
   } else {
     for (let k = 0; k < first.length; k++)
