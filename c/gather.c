@@ -1,6 +1,8 @@
 /* meshweld_gather: the output positions of a weld from its remap, the kept first inputs or the
- * centroids of the clusters. */
+ * centroids of the clusters; meshweld_firstOfEach: the first input of each output. */
 #include "internal.h"
+
+#include <limits.h>
 
 int meshweld_gather(float* destination, size_t unique_count, const unsigned int* remap, const float* points,
                     size_t count, size_t stride, int dim, int centroid)
@@ -54,5 +56,25 @@ int meshweld_gather(float* destination, size_t unique_count, const unsigned int*
         }
     mw_deallocate(sum);
     mw_deallocate(seen);
+    return meshweld_Ok;
+}
+
+int meshweld_firstOfEach(unsigned int* first, size_t unique_count, const unsigned int* remap, size_t count)
+{
+    if (count == 0 && unique_count == 0)
+        return meshweld_Ok;
+    if (!first || (count > 0 && !remap))
+        return meshweld_ErrorNull;
+    if (count > UINT_MAX) /* an index must fit, below the UINT_MAX of an output without one */
+        return meshweld_ErrorCount;
+    for (size_t k = 0; k < unique_count; ++k)
+        first[k] = UINT_MAX;
+    /* from the last input back, so that the first one writes last (first is unspecified when a
+     * remap value is out of range) */
+    for (size_t i = count; i > 0; --i) {
+        if (remap[i - 1] >= unique_count)
+            return meshweld_ErrorIndex;
+        first[remap[i - 1]] = (unsigned int)(i - 1);
+    }
     return meshweld_Ok;
 }

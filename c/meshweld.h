@@ -129,6 +129,18 @@ MESHWELD_API int meshweld_weldKept(unsigned int* remap, float* kept, const float
 MESHWELD_API int meshweld_gather(float* destination, size_t unique_count, const unsigned int* remap,
                                  const float* points, size_t count, size_t stride, int dim, int centroid);
 
+/**
+ * The first input of each output of a remap: first[k] is the smallest i with remap[i] == k (the
+ * vertex whose attributes output k keeps), or UINT_MAX when no input has remap value k (never for
+ * the dense remap of a weld). One pass over the remap, with no pass over the points: what an
+ * application gathers any other per-vertex data through.
+ *
+ * first must contain enough space for unique_count elements.
+ * remap values must all be below unique_count (meshweld_ErrorIndex otherwise, and first is then
+ * unspecified).
+ */
+MESHWELD_API int meshweld_firstOfEach(unsigned int* first, size_t unique_count, const unsigned int* remap, size_t count);
+
 /* An incremental welder: batch after batch, each welded against everything fed before. The
  * concatenation of its batches' remaps equals meshweld_weld's remap on the concatenated points. */
 typedef struct meshweld_Welder meshweld_Welder;

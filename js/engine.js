@@ -69,7 +69,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
       writeStruct(Attribute, at, { data: a.pointer, stride: a.itemSize * 4, size: a.itemSize, tolerance: a.tolerance });
     });
     code = wasm.meshweld_weldAttributes(remap, staged.pointer, staged.count, bytes, options, list, attributes.length, info);
-  } else if (plain || centroid || !positions) {
+  } else if (centroid || !positions) {
     code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
   } else {
     kept = frame.alloc(staged.count * mode.dim * 4); // room for as many outputs as inputs

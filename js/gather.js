@@ -1,4 +1,5 @@
 // Helpers shared by the package's entry points (not part of the public API).
+import { copyOut, core } from './heap.js';
 
 /** Described in words for error messages (check.js holds it; re-exported for older importers). */
 export { describe } from './check.js';
@@ -10,21 +11,67 @@ export function firstOfEach(remap, count) {
   return first;
 }
 
-/** The items of `first` gathered from a packed array into a new array of the same type. */
-export function gatherItems(array, itemSize, first) {
-  const out = new array.constructor(first.length * itemSize);
-  if (itemSize === 1) {
-    for (let k = 0; k < first.length; k++) out[k] = array[first[k]];
-  } else if (itemSize === 3) {
-    for (let k = 0; k < first.length; k++) {
+/**
+ * firstOfEach of a remap still in the module's memory (a frame's), by the core: one pass there
+ * instead of one in JS.
+ */
+export function firstOfEachIn(frame, remapPointer, length, count) {
+  const first = frame.alloc(count * 4);
+  const code = core().meshweld_firstOfEach(first, count, remapPointer, length);
+  if (code !== 0) throw new Error(`meshweld: firstOfEach: the core returned ${code} on a weld's own remap`);
+  return copyOut(Uint32Array, first, count);
+}
+
+// The element loops below see one array type each (32, 16 or 8-bit words), so that they stay
+// monomorphic whatever the attributes' types: an item is copied as its bits.
+function gather32(source, itemSize, first) {
+  const n = first.length;
+  const out = new Uint32Array(n * itemSize);
+  if (itemSize === 3) {
+    for (let k = 0, o = 0; k < n; k++, o += 3) {
       const s = first[k] * 3;
-      out[3 * k] = array[s];
-      out[3 * k + 1] = array[s + 1];
-      out[3 * k + 2] = array[s + 2];
+      out[o] = source[s];
+      out[o + 1] = source[s + 1];
+      out[o + 2] = source[s + 2];
+    }
+  } else if (itemSize === 2) {
+    for (let k = 0, o = 0; k < n; k++, o += 2) {
+      const s = first[k] * 2;
+      out[o] = source[s];
+      out[o + 1] = source[s + 1];
     }
   } else {
-    for (let k = 0; k < first.length; k++)
-      for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[k * itemSize + c] = array[s + c];
+    for (let k = 0, o = 0; k < n; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = source[s + c];
   }
   return out;
+}
+
+function gather16(source, itemSize, first) {
+  const out = new Uint16Array(first.length * itemSize);
+  for (let k = 0, o = 0; k < first.length; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = source[s + c];
+  return out;
+}
+
+function gather8(source, itemSize, first) {
+  const out = new Uint8Array(first.length * itemSize);
+  for (let k = 0, o = 0; k < first.length; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = source[s + c];
+  return out;
+}
+
+/** The items of `first` gathered from a packed typed array into a new array of the same type. */
+export function gatherItems(array, itemSize, first) {
+  if (!ArrayBuffer.isView(array)) { // a plain array of numbers
+    const out = new Array(first.length * itemSize);
+    for (let k = 0, o = 0; k < first.length; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = array[s + c];
+    return out;
+  }
+  const bytes = array.BYTES_PER_ELEMENT;
+  // 8-byte elements are two words each; odd offsets cannot be viewed as words and take bytes
+  const width = bytes >= 4 && array.byteOffset % 4 === 0 ? 4 : bytes === 2 && array.byteOffset % 2 === 0 ? 2 : 1;
+  const words = bytes / width;
+  const View = width === 4 ? Uint32Array : width === 2 ? Uint16Array : Uint8Array;
+  const source = new View(array.buffer, array.byteOffset, array.length * words);
+  const gather = width === 4 ? gather32 : width === 2 ? gather16 : gather8;
+  const out = gather(source, itemSize * words, first);
+  return new array.constructor(out.buffer, 0, first.length * itemSize);
 }

@@ -4,7 +4,7 @@ import { ERROR, Info, copyOut, core, readStruct, view, withFrame } from './heap.
 import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, strideOption, weldMode } from './check.js';
 import { isDetached, isIntegerArray, normalizer, stagePoints } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
-import { firstOfEach, gatherItems } from './gather.js';
+import { firstOfEach, firstOfEachIn, gatherItems } from './gather.js';
 
 export const primitives = Object.freeze(['triangles', 'lines', 'points']);
 const CORNERS = { triangles: 3, lines: 2, points: 1 };
@@ -159,9 +159,10 @@ export function indexArray(elements, count) {
  * weldMesh as called by `who` (weldMesh, or weldGeometry for its messages). Returns the result
  * of weldMesh, less what a caller that compacts its own arrays says it has no use for:
  * `positions: false` leaves result.positions null, `compact: false` leaves result.attributes
- * empty (the attributes still decide the matches).
+ * empty (the attributes still decide the matches), and `first: true` adds result.first, the first
+ * input vertex of each output (what a caller gathers its own arrays through).
  */
-export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true } = {}) {
+export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, first: wantFirst = false } = {}) {
   core();
   const o = checkOptions(options, who, MESH_OPTIONS);
   const radius = radiusOption(o, who, { relative: true });
@@ -195,7 +196,12 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
     // each attribute takes the value of the kept vertex, the first of its cluster
     const compacted = {};
     const names = compact ? Object.keys(attributes) : [];
-    const first = names.length > 0 ? firstOfEach(welded.remap, welded.count) : null;
+    let first = null;
+    if (names.length > 0 || wantFirst) {
+      // the remap still in the frame: the core's pass; else (non-finite points left out) in JS
+      first = welded.remapPointer === null ? firstOfEach(welded.remap, welded.count)
+        : firstOfEachIn(frame, welded.remapPointer, welded.remap.length, welded.count);
+    }
     for (const name of names) {
       const { array, itemSize, normalized: n } = attributes[name];
       compacted[name] = { array: gatherItems(array, itemSize, first), itemSize, ...(n === undefined ? {} : { normalized: n }) };
@@ -216,6 +222,7 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       attributes: compacted,
       method: welded.method,
       radius: r,
+      ...(wantFirst ? { first } : {}),
     };
   });
 }

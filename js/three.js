@@ -2,7 +2,7 @@
 // peer dependency: only this entry point imports it.
 import { BufferAttribute, BufferGeometry } from 'three';
 import { ready, weld } from './index.js';
-import { firstOfEach, gatherItems } from './gather.js';
+import { gatherItems } from './gather.js';
 import { boolean, checkOptions, choice, describe, distance, failure } from './check.js';
 import { primitives, weldMeshAs } from './mesh.js';
 import { SKIPPED, diagonal, nonFiniteOption, relativeToRadius } from './engine.js';
@@ -52,6 +52,15 @@ function compactAttribute(attribute, first, name) {
     throw failure(RangeError, WHO, `attribute '${name}' has ${raw.length} values, fewer than ${attribute.count} x ${attribute.itemSize}`);
   }
   const out = new BufferAttribute(gatherItems(raw, attribute.itemSize, first), attribute.itemSize, attribute.normalized);
+  out.name = attribute.name;
+  if (attribute.usage !== undefined) out.usage = attribute.usage;
+  if (attribute.gpuType !== undefined) out.gpuType = attribute.gpuType;
+  return out;
+}
+
+// The position attribute of the result from the weld's kept positions (a plain float attribute).
+function keptAttribute(attribute, positions) {
+  const out = new BufferAttribute(positions, attribute.itemSize, false);
   out.name = attribute.name;
   if (attribute.usage !== undefined) out.usage = attribute.usage;
   if (attribute.gpuType !== undefined) out.gpuType = attribute.gpuType;
@@ -164,6 +173,9 @@ export function weldGeometry(geometry, options) {
     indices = array instanceof Uint16Array || array instanceof Uint32Array || array instanceof Uint8Array ? array : Uint32Array.from(array);
     if (indices.length !== index.count) indices = indices.subarray(0, index.count);
   }
+  // plain float positions ('keep' rebuilds non-finite ones from numbers, which may not keep a NaN's bits)
+  const kept = position.isInterleavedBufferAttribute !== true && position.array instanceof Float32Array && position.normalized !== true &&
+    position.array.length === vertexCount * dim && nonFinite !== 'keep';
   const welded = weldMeshAs(WHO, positions, indices, {
     dim,
     ...radius,
@@ -172,12 +184,16 @@ export function weldGeometry(geometry, options) {
     removeDegenerate,
     primitive,
     nonFinite,
-  }, 'vertex', { positions: false, compact: false }); // the attributes are compacted below, from their raw values
+  }, 'vertex', { positions: kept, compact: false, first: true }); // the attributes are compacted below, from their raw values
 
-  const first = firstOfEach(welded.remap, welded.vertexCount);
+  const first = welded.first;
   const result = new BufferGeometry();
   result.name = geometry.name;
-  for (const name of names) result.setAttribute(name, compactAttribute(geometry.attributes[name], first, name));
+  for (const name of names) {
+    // the weld's kept positions are the first inputs' bits: no second pass over the positions
+    const out = name === 'position' && kept ? keptAttribute(position, welded.positions) : compactAttribute(geometry.attributes[name], first, name);
+    result.setAttribute(name, out);
+  }
   for (const [name, targets] of Object.entries(geometry.morphAttributes))
     result.morphAttributes[name] = targets.map((target, k) => compactAttribute(target, first, `morph ${name}[${k}]`));
   result.morphTargetsRelative = geometry.morphTargetsRelative;

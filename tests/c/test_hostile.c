@@ -812,6 +812,17 @@ static void group_gather(void)
     CHECK(meshweld_gather(dest, 1, all, big, 3, 12, 3, 1) == 0 && dest[0] == FLT_MAX && dest[1] == -FLT_MAX &&
               dest[2] == (float)(1.0 / 3.0),
           "centroid at FLT_MAX: %g %g %g", dest[0], dest[1], dest[2]);
+
+    /* the first input of each output: the smallest index, UINT_MAX for an output without one */
+    unsigned remap[6] = {0, 1, 0, 2, 1, 0}, first[4] = {7, 7, 7, 7};
+    CHECK(meshweld_firstOfEach(first, 4, remap, 6) == meshweld_Ok && first[0] == 0 && first[1] == 1 && first[2] == 3 &&
+              first[3] == 0xffffffffu,
+          "firstOfEach: %u %u %u %u", first[0], first[1], first[2], first[3]);
+    CHECK(meshweld_firstOfEach(first, 2, remap, 6) == meshweld_ErrorIndex, "firstOfEach: remap value 2 of 2 outputs");
+    CHECK(meshweld_firstOfEach(first, 4, max, 2) == meshweld_ErrorIndex, "firstOfEach: remap value UINT32_MAX");
+    CHECK(meshweld_firstOfEach(NULL, 4, remap, 6) == meshweld_ErrorNull, "firstOfEach: NULL first");
+    CHECK(meshweld_firstOfEach(first, 4, NULL, 6) == meshweld_ErrorNull, "firstOfEach: NULL remap");
+    CHECK(meshweld_firstOfEach(NULL, 0, NULL, 0) == meshweld_Ok, "firstOfEach: empty");
 }
 
 /* ---- the attribute weld's hostile inputs ---- */

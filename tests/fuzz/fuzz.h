@@ -648,7 +648,13 @@ static inline void fz_checkWeld(const char* who, const float* pts, size_t n, siz
     size_t* first = (size_t*)malloc(m * sizeof(size_t));
     for (size_t i = n; i-- > 0;)
         first[remap[i]] = i;
-    int e = meshweld_gather(out, unique, remap, pts, n, stride, dim, 0);
+    unsigned* firsts = (unsigned*)malloc(m * sizeof(unsigned));
+    int e = meshweld_firstOfEach(firsts, unique, remap, n);
+    FZ_ASSERT(e == meshweld_Ok, "%s: firstOfEach gave %d", who, e);
+    for (size_t k = 0; k < unique; ++k)
+        FZ_ASSERT(firsts[k] == first[k], "%s: firstOfEach says %u for output %zu, not %zu", who, firsts[k], k, first[k]);
+    free(firsts);
+    e = meshweld_gather(out, unique, remap, pts, n, stride, dim, 0);
     FZ_ASSERT(e == meshweld_Ok, "%s: gather gave %d", who, e);
     for (size_t k = 0; k < unique; ++k)
         FZ_ASSERT(memcmp(out + k * dim, fz_at(pts, stride, first[k]), dim * sizeof(float)) == 0,
