@@ -121,3 +121,30 @@ test('attribute-aware welding at radius 0 and beyond the grid range', () => {
   assert.equal(forced.method, 'kdtree');
   assert.deepEqual(forced.remap, weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: 0.05 } }).remap);
 });
+
+test('attributes of every typed array type are compacted bit for bit, whatever their offset', () => {
+  const n = 9; // the soup's vertices: kept are 0, 1, 2, 5, 6 and 8 (the others weld into earlier ones)
+  const kept = [0, 1, 2, 5, 6, 8];
+  const odd = new Uint8Array(n * 2 + 1).map((_, i) => 200 - i).subarray(1); // byteOffset 1
+  const halves = new Uint16Array(n * 3 + 1).map((_, i) => 60000 - i).subarray(1); // byteOffset 2
+  const nan = new Float32Array(n).fill(1);
+  new Uint32Array(nan.buffer)[6] = 0x7fc01234; // a NaN with a payload, on a kept vertex
+  const attributes = {
+    i8: { array: new Int8Array(n).map((_, i) => -i), itemSize: 1 },
+    odd: { array: odd, itemSize: 2 },
+    halves: { array: halves, itemSize: 3 },
+    f64: { array: new Float64Array(n * 2).map((_, i) => i / 3), itemSize: 2 },
+    big: { array: new BigInt64Array(n).map((_, i) => BigInt(i) * -(2n ** 40n)), itemSize: 1 },
+    nan: { array: nan, itemSize: 1 },
+    four: { array: new Int32Array(n * 4).map((_, i) => i * 1000), itemSize: 4 },
+  };
+  const r = weldMesh(soup, null, { radius: 1e-3, attributes });
+  assert.deepEqual([...r.remap], [0, 1, 2, 0, 2, 3, 4, 4, 5]);
+  for (const [name, { array, itemSize }] of Object.entries(attributes)) {
+    const out = r.attributes[name].array;
+    assert.equal(out.constructor, array.constructor, name);
+    const expected = kept.flatMap((v) => [...array.subarray(v * itemSize, (v + 1) * itemSize)]);
+    assert.deepEqual([...out], expected, name);
+  }
+  assert.equal(new Uint32Array(r.attributes.nan.array.buffer)[4], 0x7fc01234, "a NaN's payload survives");
+});
