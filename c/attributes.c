@@ -64,9 +64,6 @@ static void mw_walkVisit(void* context, uint32_t position)
 static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
 {
     const float* src = mw_point(w->points, w->stride, i);
-    w->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
-    w->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
-    w->reps.xyz[(size_t)i * 3 + 2] = w->dim == 3 ? src[2] + 0.0f : 0.0f;
     double p[3];
     mw_load(p, src, w->dim);
     w->query = mw_query(p, w->dim, w->r2, w->match, i);
@@ -78,6 +75,10 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
         mw_kdVisit(w->tree, p, w->r2, mw_walkVisit, w);
     if (w->query.best != MW_NONE)
         return w->query.best;
+    /* a new representative: its coordinates, for the searches of the vertices after it */
+    w->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
+    w->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
+    w->reps.xyz[(size_t)i * 3 + 2] = w->dim == 3 ? src[2] + 0.0f : 0.0f;
     mw_ringLink(&w->reps, &w->head[k], i);
     return i;
 }

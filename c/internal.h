@@ -296,7 +296,11 @@ static inline int mw_match(const mw_Match* m, size_t a, size_t b)
         const float* x = mw_point(t->data, t->stride, a);
         const float* y = mw_point(t->data, t->stride, b);
         /* summed left to right, as the loop of the general case does */
-        double d = mw_squared((double)x[0] - (double)y[0]);
+        double d = mw_squared((double)x[0] - (double)y[0]), t2 = (double)t->tolerance * t->tolerance;
+        /* a sum of squares only grows: a first square beyond the tolerance (two finite values
+         * that differ) fails both the tolerance and the bits */
+        if (d > t2)
+            return 0;
         if (t->size == 3) { /* normals, positions */
             d += mw_squared((double)x[1] - (double)y[1]);
             d += mw_squared((double)x[2] - (double)y[2]);
@@ -308,7 +312,7 @@ static inline int mw_match(const mw_Match* m, size_t a, size_t b)
         }
         /* d is finite exactly when every value is (the squares of float differences stay far below
          * the double range): then the tolerance decides, else the bits */
-        if (!(d <= (double)t->tolerance * t->tolerance) && (d - d == 0.0 || !mw_matchBits(t, a, b)))
+        if (!(d <= t2) && (d - d == 0.0 || !mw_matchBits(t, a, b)))
             return 0;
     }
     return 1;
