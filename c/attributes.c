@@ -60,9 +60,20 @@ static void mw_walkVisit(void* context, uint32_t position)
 }
 
 /* Vertex i, at position k, takes the earliest representative within r that matches it, or becomes
- * one; returns its representative. */
-static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
+ * one; returns its representative. At a position alone (none other within r) the representatives
+ * are all at the vertex's position, and only the position's own vertices search them: the query
+ * says so (dim 0: the distance is 0), and no coordinates are read or kept. */
+static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k, int alone)
 {
+    if (alone) {
+        static const double here[3] = {0.0, 0.0, 0.0};
+        w->query = mw_query(here, 0, w->r2, w->match, i);
+        mw_walkVisit(w, k);
+        if (w->query.best != MW_NONE)
+            return w->query.best;
+        mw_ringLink(&w->reps, &w->head[k], i);
+        return i;
+    }
     const float* src = mw_point(w->points, w->stride, i);
     double p[3];
     mw_load(p, src, w->dim);
@@ -193,11 +204,11 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         w.head[k] = MW_NONE;
         walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
         for (uint32_t j = start[k]; !walked[k] && j < start[k + 1]; ++j)
-            owner[order[j]] = mw_walkStep(&w, order[j], k);
+            owner[order[j]] = mw_walkStep(&w, order[j], k, 1);
     }
     for (size_t i = 0; i < count; ++i)
         if (walked[position[i]])
-            owner[i] = mw_walkStep(&w, (uint32_t)i, position[i]);
+            owner[i] = mw_walkStep(&w, (uint32_t)i, position[i], 0);
 
     /* outputs in order of first appearance: a representative is earlier than what it takes */
     uint32_t outputs = 0;

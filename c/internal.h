@@ -413,11 +413,12 @@ uint32_t mw_repsAdd(mw_Reps* reps, const double p[3]);
 void mw_repsFree(mw_Reps* reps);
 
 /* The rule every method applies: representative q can take p when it lies within r of it and,
- * for the attribute weld, passes match against vertex. */
+ * for the attribute weld, passes match against vertex. dim 0 says the searcher knows q to sit at
+ * p itself (the attribute weld's positions with no other within r), where only the match decides. */
 static inline int mw_repsJoins(const mw_Reps* reps, uint32_t q, const double p[3], int dim, double r2,
                                const mw_Match* match, size_t vertex)
 {
-    return mw_distance2(p, &reps->xyz[q * 3], dim) <= r2 &&
+    return (dim == 0 || mw_distance2(p, &reps->xyz[q * 3], dim) <= r2) &&
            (!match || mw_match(match, vertex, reps->point ? reps->point[q] : q));
 }
 
@@ -425,7 +426,7 @@ static inline int mw_repsJoins(const mw_Reps* reps, uint32_t q, const double p[3
  * search has found so far (best: the earliest that joins, MW_NONE before any) and cost (steps). */
 typedef struct mw_Query {
     double p[3];
-    int dim;
+    int dim; /* 0: every representative searched sits at p (mw_repsJoins) */
     double r2;
     const mw_Match* match;
     size_t vertex;
