@@ -190,23 +190,28 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
     w.reps.count = w.reps.capacity = count;
     w.match = &match, w.graph = &graph, w.tree = o.radius > 0 && !graph.first ? &tree : NULL;
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
-    w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
     w.reps.next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
     w.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
     unsigned char* walked = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1); /* position -> walked */
-    if (!w.reps.xyz || !w.reps.next || !w.head || !walked)
+    if (!w.reps.next || !w.head || !walked)
+        goto done;
+    size_t walking = 0; /* positions with another within r */
+    for (uint32_t k = 0; k < distinct; ++k) {
+        w.head[k] = MW_NONE;
+        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
+        walking += walked[k];
+    }
+    /* representatives' coordinates: only the searches from those positions read them */
+    if (walking > 0 && !(w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float))))
         goto done;
 
     /* A position with no other within r (every one at radius 0) holds vertices that meet only each
      * other: they take their steps there, in vertex order, one position at a time (its vertices and
      * their representatives stay in the cache). The others take theirs in vertex order below. */
-    for (uint32_t k = 0; k < distinct; ++k) {
-        w.head[k] = MW_NONE;
-        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
+    for (uint32_t k = 0; k < distinct; ++k)
         for (uint32_t j = start[k]; !walked[k] && j < start[k + 1]; ++j)
             owner[order[j]] = mw_walkStep(&w, order[j], k, 1);
-    }
-    for (size_t i = 0; i < count; ++i)
+    for (size_t i = 0; walking > 0 && i < count; ++i)
         if (walked[position[i]])
             owner[i] = mw_walkStep(&w, (uint32_t)i, position[i], 0);
 
