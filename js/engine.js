@@ -49,7 +49,7 @@ const PRECISE = stores.indexOf('precise');
 
 // One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
 // the kept positions (unless positions is false), the method.
-function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true }) {
+function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true, remap: remapWanted = true }) {
   const wasm = core();
   // Compared attributes that are none: the attribute weld is then the plain precise weld (every
   // method it runs gives the naive result), which the plain weld computes faster. kdtree stays
@@ -86,7 +86,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     if (gathered !== ERROR.Ok) throw coreError(gathered, null, who);
   }
   return {
-    remap: copyOut(Uint32Array, remap, staged.count),
+    remap: remapWanted ? copyOut(Uint32Array, remap, staged.count) : null,
     remapPointer: remap,
     count,
     positions: positions ? copyOut(Float32Array, kept, count * mode.dim) : null,
@@ -109,11 +109,12 @@ function bitsKey(staged, i, dim, attributes) {
  * method, skipped }: with 'skip' the remap holds SKIPPED for the points left out; with 'keep' each
  * distinct non-finite point (by its bits) is an output of its own, numbered by first appearance.
  * remapPointer is the remap in the frame when it is the same as remap (every point finite), else
- * null; positions is null when positions: false (the caller has no use for them).
+ * null; positions is null when positions: false (the caller has no use for them), and remap is
+ * null when remap: false and remapPointer holds it (every point finite).
  */
-export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true } = {}) {
+export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
-  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted }), skipped: 0 };
+  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted, remap: remapWanted }), skipped: 0 };
   const finite = compactPoints(frame, staged, mode.dim, mask);
   const compactAttributes = attributes?.map((a) => {
     const pointer = frame.alloc(finite.count * a.itemSize * 4);

@@ -79,7 +79,7 @@ function checkTolerances(tolerances, attributes, who) {
 // Triangles through the core's remapTriangles, written over the remap in the frame when it is
 // there (remapPointer) and the index counts as the final index array (indexArray's type for
 // `outputs` vertices); the corners of skipped vertices dropped first.
-function remapTriangles(frame, source, count, remap, remapPointer, outputs, removeDegenerate, removeDuplicates, who) {
+function remapTriangles(frame, source, count, remap, remapPointer, vertexCount, outputs, removeDegenerate, removeDuplicates, who) {
   let skippedElements = 0;
   if (remapPointer === null && remap.includes(SKIPPED)) {
     const kept = new Uint32Array(count);
@@ -88,7 +88,7 @@ function remapTriangles(frame, source, count, remap, remapPointer, outputs, remo
       let skipped = false;
       for (let j = t; j < t + 3; j++) {
         const v = source ? source[j] : j;
-        if (v >= remap.length) throw failure(RangeError, who, `indices[${j}] = ${v} is out of range (${remap.length} vertices)`);
+        if (v >= vertexCount) throw failure(RangeError, who, `indices[${j}] = ${v} is out of range (${vertexCount} vertices)`);
         skipped ||= remap[v] === SKIPPED;
       }
       if (skipped) skippedElements++;
@@ -103,10 +103,10 @@ function remapTriangles(frame, source, count, remap, remapPointer, outputs, remo
   const counts = frame.alloc(12); // written, degenerate, duplicates
   const info = frame.struct(Info);
   const flags = (removeDegenerate ? 0 : 1) | (removeDuplicates ? 2 : 0);
-  const code = core().meshweld_remapTriangles(buffer, counts, counts + 4, counts + 8, source ? buffer : 0, count, mapped, remap.length, flags, info);
+  const code = core().meshweld_remapTriangles(buffer, counts, counts + 4, counts + 8, source ? buffer : 0, count, mapped, vertexCount, flags, info);
   if (code === ERROR.Index) {
     const at = readStruct(Info, info).error_point;
-    throw failure(RangeError, who, `indices[${at}] = ${source[at]} is out of range (${remap.length} vertices)`);
+    throw failure(RangeError, who, `indices[${at}] = ${source[at]} is out of range (${vertexCount} vertices)`);
   }
   if (code !== ERROR.Ok) throw coreError(code, null, who);
   const [written, degenerate, duplicates] = copyOut(Uint32Array, counts, 3);
@@ -159,10 +159,11 @@ export function indexArray(elements, count) {
  * weldMesh as called by `who` (weldMesh, or weldGeometry for its messages). Returns the result
  * of weldMesh, less what a caller that compacts its own arrays says it has no use for:
  * `positions: false` leaves result.positions null, `compact: false` leaves result.attributes
- * empty (the attributes still decide the matches), and `first: true` adds result.first, the first
+ * empty (the attributes still decide the matches), `remap: false` leaves result.remap null for
+ * triangles (the index is all the caller needs), and `first: true` adds result.first, the first
  * input vertex of each output (what a caller gathers its own arrays through).
  */
-export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, first: wantFirst = false } = {}) {
+export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, first: wantFirst = false, remap: keepRemap = true } = {}) {
   core();
   const o = checkOptions(options, who, MESH_OPTIONS);
   const radius = radiusOption(o, who, { relative: true });
@@ -188,10 +189,10 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       const { array, itemSize, normalized: n } = attributes[name];
       return { name, itemSize, tolerance, pointer: frame.copyIn(attributeFloats(array, n === true)) };
     });
-    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions });
+    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions, remap: keepRemap || primitive !== 'triangles' });
     const count = source ? source.length : vertexCount;
     const remapped = primitive === 'triangles'
-      ? remapTriangles(frame, source, count, welded.remap, welded.remapPointer, welded.count, removeDegenerate, removeDuplicates, who)
+      ? remapTriangles(frame, source, count, welded.remap, welded.remapPointer, vertexCount, welded.count, removeDegenerate, removeDuplicates, who)
       : remapSmall(source, count, corners, welded.remap, welded.count, removeDegenerate, removeDuplicates, who);
     // each attribute takes the value of the kept vertex, the first of its cluster
     const compacted = {};
@@ -200,7 +201,7 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
     if (names.length > 0 || wantFirst) {
       // the remap still in the frame: the core's pass; else (non-finite points left out) in JS
       first = welded.remapPointer === null ? firstOfEach(welded.remap, welded.count)
-        : firstOfEachIn(frame, welded.remapPointer, welded.remap.length, welded.count);
+        : firstOfEachIn(frame, welded.remapPointer, vertexCount, welded.count);
     }
     for (const name of names) {
       const { array, itemSize, normalized: n } = attributes[name];

@@ -184,7 +184,7 @@ export function weldGeometry(geometry, options) {
     removeDegenerate,
     primitive,
     nonFinite,
-  }, 'vertex', { positions: kept, compact: false, first: true }); // the attributes are compacted below, from their raw values
+  }, 'vertex', { positions: kept, compact: false, first: true, remap: geometry.groups.length > 0 }); // the attributes are compacted below, from their raw values
 
   const first = welded.first;
   const result = new BufferGeometry();
