@@ -67,10 +67,11 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k, int alone)
 {
     if (alone) {
         static const double here[3] = {0.0, 0.0, 0.0};
-        w->query = mw_query(here, 0, w->r2, w->match, i);
-        mw_walkVisit(w, k);
-        if (w->query.best != MW_NONE)
-            return w->query.best;
+        mw_Query q = mw_query(here, 0, w->r2, w->match, i);
+        if (w->head[k] != MW_NONE)
+            mw_ringEarliest(&w->reps, w->head[k], &q);
+        if (q.best != MW_NONE)
+            return q.best;
         mw_ringLink(&w->reps, &w->head[k], i);
         return i;
     }
