@@ -22,8 +22,8 @@ export function firstOfEachIn(frame, remapPointer, length, count) {
   return copyOut(Uint32Array, first, count);
 }
 
-// The element loops below see one array type each (32, 16 or 8-bit words), so that they stay
-// monomorphic whatever the attributes' types: an item is copied as its bits.
+// gather32 sees Uint32Array alone (float attributes, the common and large case), so that its
+// element accesses stay monomorphic; an item is copied as its bits.
 function gather32(source, itemSize, first) {
   const n = first.length;
   const out = new Uint32Array(n * itemSize);
@@ -41,37 +41,27 @@ function gather32(source, itemSize, first) {
       out[o + 1] = source[s + 1];
     }
   } else {
-    for (let k = 0, o = 0; k < n; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = source[s + c];
+    gatherInto(out, source, itemSize, first);
   }
   return out;
 }
 
-function gather16(source, itemSize, first) {
-  const out = new Uint16Array(first.length * itemSize);
-  for (let k = 0, o = 0; k < first.length; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = source[s + c];
-  return out;
-}
-
-function gather8(source, itemSize, first) {
-  const out = new Uint8Array(first.length * itemSize);
+// The items of `first` from source into out, whatever their types.
+function gatherInto(out, source, itemSize, first) {
   for (let k = 0, o = 0; k < first.length; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = source[s + c];
   return out;
 }
 
 /** The items of `first` gathered from a packed typed array into a new array of the same type. */
 export function gatherItems(array, itemSize, first) {
-  if (!ArrayBuffer.isView(array)) { // a plain array of numbers
-    const out = new Array(first.length * itemSize);
-    for (let k = 0, o = 0; k < first.length; k++) for (let c = 0, s = first[k] * itemSize; c < itemSize; c++) out[o++] = array[s + c];
-    return out;
-  }
+  if (!ArrayBuffer.isView(array)) return gatherInto(new Array(first.length * itemSize), array, itemSize, first); // plain numbers
   const bytes = array.BYTES_PER_ELEMENT;
   // 8-byte elements are two words each; odd offsets cannot be viewed as words and take bytes
   const width = bytes >= 4 && array.byteOffset % 4 === 0 ? 4 : bytes === 2 && array.byteOffset % 2 === 0 ? 2 : 1;
   const words = bytes / width;
   const View = width === 4 ? Uint32Array : width === 2 ? Uint16Array : Uint8Array;
   const source = new View(array.buffer, array.byteOffset, array.length * words);
-  const gather = width === 4 ? gather32 : width === 2 ? gather16 : gather8;
-  const out = gather(source, itemSize * words, first);
+  const out = width === 4 ? gather32(source, itemSize * words, first)
+    : gatherInto(new View(first.length * itemSize * words), source, itemSize * words, first);
   return new array.constructor(out.buffer, 0, first.length * itemSize);
 }

@@ -51,16 +51,12 @@ function compactAttribute(attribute, first, name) {
   if (raw.length < attribute.count * attribute.itemSize) {
     throw failure(RangeError, WHO, `attribute '${name}' has ${raw.length} values, fewer than ${attribute.count} x ${attribute.itemSize}`);
   }
-  const out = new BufferAttribute(gatherItems(raw, attribute.itemSize, first), attribute.itemSize, attribute.normalized);
-  out.name = attribute.name;
-  if (attribute.usage !== undefined) out.usage = attribute.usage;
-  if (attribute.gpuType !== undefined) out.gpuType = attribute.gpuType;
-  return out;
+  return attributeLike(attribute, gatherItems(raw, attribute.itemSize, first));
 }
 
-// The position attribute of the result from the weld's kept positions (a plain float attribute).
-function keptAttribute(attribute, positions) {
-  const out = new BufferAttribute(positions, attribute.itemSize, false);
+// A new attribute over array with attribute's item size, normalization, name, usage and GPU type.
+function attributeLike(attribute, array) {
+  const out = new BufferAttribute(array, attribute.itemSize, attribute.normalized);
   out.name = attribute.name;
   if (attribute.usage !== undefined) out.usage = attribute.usage;
   if (attribute.gpuType !== undefined) out.gpuType = attribute.gpuType;
@@ -191,7 +187,7 @@ export function weldGeometry(geometry, options) {
   result.name = geometry.name;
   for (const name of names) {
     // the weld's kept positions are the first inputs' bits: no second pass over the positions
-    const out = name === 'position' && kept ? keptAttribute(position, welded.positions) : compactAttribute(geometry.attributes[name], first, name);
+    const out = name === 'position' && kept ? attributeLike(position, welded.positions) : compactAttribute(geometry.attributes[name], first, name);
     result.setAttribute(name, out);
   }
   for (const [name, targets] of Object.entries(geometry.morphAttributes))
