@@ -582,6 +582,16 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
     return lo < s->cells && s->key[lo] == want ? lo : s->cells;
 }
 
+/* The tests the search may have made before node i of m (in cell order): the budget's share up to
+ * the next sixteenth of the nodes, by half again, and never more than the budget. A dense set
+ * passes it early, before the search has cost what the sequential weld will. */
+static size_t mw_testLimit(size_t budget, size_t i, size_t m)
+{
+    size_t sixteenths = (i * 16 / (m > 0 ? m : 1)) + 1;
+    double share = 1.5 * (double)budget * (double)sixteenths / 16.0;
+    return share < (double)budget ? (size_t)share : budget;
+}
+
 /* Step 2. The pair count, the buffers and the tests live in locals; pairs is brought up to date
  * when the buffers grow and on the way out. */
 static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes)
@@ -592,6 +602,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     uint32_t* earlier = pairs->earlier;
     uint32_t* later = pairs->later;
     size_t n = pairs->count, capacity = pairs->capacity, tests = pairs->tests;
+    size_t m = s->start[s->cells], limit = mw_testLimit(pairs->test_budget, 0, m);
     int error = meshweld_Ok;
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
@@ -623,9 +634,14 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
                 n = mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
                 tests += hi - lo;
             }
-            if (tests > pairs->test_budget) {
-                error = MW_DENSE;
-                goto out;
+            if (tests > limit) {
+                /* past the budget, or past its share so far by half again: the rest would most
+                 * likely pass it too, and the sequential weld is cheaper than the search */
+                limit = mw_testLimit(pairs->test_budget, i, m);
+                if (tests > limit) {
+                    error = MW_DENSE;
+                    goto out;
+                }
             }
         }
     }
@@ -682,11 +698,15 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
     /* a cheap pre-check: the tests within cells alone would pass the budget */
     if (s.within > pairs.test_budget)
         return MW_DENSE;
-    if ((error = mw_pairsRoom(&pairs, arena, m / 2 + 1024)) != meshweld_Ok ||
-        (error = mw_findPairs(&pairs, arena, &s, nodes)) != meshweld_Ok)
+    if ((error = mw_pairsRoom(&pairs, arena, m / 2 + 1024)) != meshweld_Ok)
+        return error;
+    error = mw_findPairs(&pairs, arena, &s, nodes);
+    if (trace)
+        trace->tests = pairs.tests; /* those made before a dense set stopped the search, too */
+    if (error != meshweld_Ok)
         return error;
     if (trace) {
-        trace->tests = pairs.tests, trace->pair_count = pairs.count;
+        trace->pair_count = pairs.count;
         for (size_t k = 0; trace->pairs && k < pairs.count && k < trace->pair_capacity; ++k)
             trace->pairs[2 * k] = pairs.earlier[k], trace->pairs[2 * k + 1] = pairs.later[k];
     }

@@ -110,7 +110,7 @@ export function traceWeld(points, options) {
       cellKeys: spatial ? copyOut(Int32Array, buffers.cell_keys, 3 * t.cells) : new Int32Array(0),
       cellStart: spatial ? copyOut(Uint32Array, buffers.cell_start, t.cells + 1) : new Uint32Array(0),
       pairs: spatial ? copyOut(Uint32Array, buffers.pairs, 2 * Math.min(t.pair_count, capacity)) : new Uint32Array(0),
-      tests: spatial ? t.tests : 0,
+      tests: t.tests,
       phases,
     };
   });

@@ -74,6 +74,20 @@ test('traceWeld: dense clusters fall back to the sequential search, with the sam
   assert.deepEqual(t.remap, weld(points, { radius: 1, method: 'grid' }).remap);
 });
 
+test('traceWeld: a lattice denser than r gives up its pair search early, with the same remap', () => {
+  // spacing r / 2: twelve neighbours within r each, more tests than the budget allows, and the
+  // rate shows from the first nodes on: the search stops there, not when the budget is spent
+  const side = 200;
+  const radius = 2 ** -8;
+  const points = new Float32Array(side * side * 2);
+  for (let j = 0, k = 0; j < side; j++) for (let i = 0; i < side; i++) points.set([(i * radius) / 2, (j * radius) / 2], 2 * k++);
+  const t = traceWeld(points, { dim: 2, radius });
+  assert.equal(t.engine, 'sequential');
+  // the whole search would make about 31 tests per point, and the budget is 16 per point
+  assert.ok(t.tests > 0 && t.tests < 4 * side * side, `${t.tests} tests before the search stopped`);
+  assert.deepEqual(t.remap, weld(points, { dim: 2, radius, method: 'kdtree' }).remap);
+});
+
 test('traceWeld: bad input is refused by name', () => {
   assert.throws(() => traceWeld(new Float32Array([0, 0, NaN]), { radius: 1 }), /traceWeld: point 0 has a non-finite coordinate z/);
   assert.throws(() => traceWeld(new Float32Array(3), { radius: 0 }), /traceWeld: radius must be > 0/);
