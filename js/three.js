@@ -1,6 +1,6 @@
 // meshweld/three: weld a three.js BufferGeometry into a new indexed one. `three` is an optional
 // peer dependency: only this entry point imports it.
-import { BufferAttribute, BufferGeometry } from 'three';
+import { Box3, BufferAttribute, BufferGeometry } from 'three';
 import { ready, weld } from './index.js';
 import { gatherItems } from './gather.js';
 import { boolean, checkOptions, choice, describe, distance, failure } from './check.js';
@@ -52,6 +52,31 @@ function compactAttribute(attribute, first, name) {
     throw failure(RangeError, WHO, `attribute '${name}' has ${raw.length} values, fewer than ${attribute.count} x ${attribute.itemSize}`);
   }
   return attributeLike(attribute, gatherItems(raw, attribute.itemSize, first));
+}
+
+// result.computeBoundingBox(), in one plain loop over packed float xyz positions (three's own
+// method reads every vertex through the attribute's accessors); three's method for anything else.
+function computeBoundingBox(result) {
+  const position = result.attributes.position;
+  const array = position.array;
+  if (result.morphAttributes.position || position.isInterleavedBufferAttribute === true || position.itemSize !== 3 ||
+    position.normalized === true || !(array instanceof Float32Array) || array.length !== position.count * 3) {
+    result.computeBoundingBox();
+    return;
+  }
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = 0; i < array.length; i += 3) {
+    const x = array[i], y = array[i + 1], z = array[i + 2];
+    x0 = Math.min(x0, x), y0 = Math.min(y0, y), z0 = Math.min(z0, z); // as three's Box3 (-0 below +0, NaN kept)
+    x1 = Math.max(x1, x), y1 = Math.max(y1, y), z1 = Math.max(z1, z);
+  }
+  if (Number.isNaN(x0 + y0 + z0 + x1 + y1 + z1)) {
+    result.computeBoundingBox(); // three's message for NaN positions
+    return;
+  }
+  result.boundingBox = new Box3();
+  result.boundingBox.min.set(x0, y0, z0);
+  result.boundingBox.max.set(x1, y1, z1);
 }
 
 // A new attribute over array with attribute's item size, normalization, name, usage and GPU type.
@@ -247,7 +272,7 @@ export function weldGeometry(geometry, options) {
     }
   }
   result.userData.meshweld = stats;
-  if (geometry.boundingBox !== null) result.computeBoundingBox();
+  if (geometry.boundingBox !== null) computeBoundingBox(result);
   if (geometry.boundingSphere !== null) result.computeBoundingSphere();
   return result;
 }

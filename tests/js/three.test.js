@@ -230,6 +230,47 @@ test('every attribute, morph attribute, name and userData is carried; the input 
   assert.equal(vertices(all), 9);
 });
 
+test("the bounding box and sphere are computed when the input had them, as three's own methods give them", () => {
+  const fresh = (g) => {
+    const copy = new THREE.BufferGeometry().copy(g);
+    copy.boundingBox = null;
+    copy.boundingSphere = null;
+    copy.computeBoundingBox();
+    copy.computeBoundingSphere();
+    return copy;
+  };
+  const same = (a, b) => ['x', 'y', 'z'].every((k) => Object.is(a.min[k], b.min[k]) && Object.is(a.max[k], b.max[k]));
+  // -0 and +0 in one coordinate: the first of each is kept, and the box is three's (-0 below +0)
+  const soup = new THREE.BufferGeometry();
+  soup.setAttribute('position', new THREE.Float32BufferAttribute([-0, 0, 1, 2, 3, -4, 0, -0, 7, 0, 0, 1, 5, -1, 2, 1, 1, 1], 3));
+  const plain = weldGeometry(soup, { radius: 0.1 });
+  assert.equal(plain.boundingBox, null, 'none when the input had none');
+  assert.equal(plain.boundingSphere, null);
+  soup.computeBoundingBox();
+  soup.computeBoundingSphere();
+  const cases = [
+    ['a small soup', soup],
+    ['a sphere soup', new THREE.SphereGeometry(2, 16, 8).toNonIndexed()],
+    ['2D positions', new THREE.BufferGeometry().setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 1, 0, 0, 1, 1, 0, 3, 3, 0, 1], 2))],
+  ];
+  const morphed = new THREE.BoxGeometry(1, 1, 1).toNonIndexed();
+  morphed.morphAttributes.position = [new THREE.Float32BufferAttribute(morphed.getAttribute('position').array.map((v) => v * 3), 3)];
+  cases.push(['morph targets', morphed]);
+  for (const [name, source] of cases) {
+    source.computeBoundingBox();
+    source.computeBoundingSphere();
+    const welded = weldGeometry(source, { attributes: 'position' });
+    const expected = fresh(welded);
+    assert.ok(welded.boundingBox.isBox3, name);
+    assert.ok(same(welded.boundingBox, expected.boundingBox), `${name}: ${JSON.stringify(welded.boundingBox)} against ${JSON.stringify(expected.boundingBox)}`);
+    // three's own sphere of 2D positions is NaN (it reads a z): Object.is holds NaN equal to NaN
+    const { center, radius } = welded.boundingSphere;
+    assert.ok(['x', 'y', 'z'].every((k) => Object.is(center[k], expected.boundingSphere.center[k])), name);
+    assert.ok(Object.is(radius, expected.boundingSphere.radius), name);
+  }
+  assert.ok(Object.is(weldGeometry(soup, { radius: 0.1 }).boundingBox.min.x, -0));
+});
+
 test('interleaved and normalized attributes weld like plain ones', () => {
   const plain = new THREE.BoxGeometry(1, 1, 1).toNonIndexed();
   const n = vertices(plain);
