@@ -59,22 +59,10 @@ static void mw_walkVisit(void* context, uint32_t position)
         mw_ringEarliest(&w->reps, w->head[position], &w->query);
 }
 
-/* Vertex i, at position k, takes the earliest representative within r that matches it, or becomes
- * one; returns its representative. At a position alone (none other within r) the representatives
- * are all at the vertex's position, and only the position's own vertices search them: the query
- * says so (dim 0: the distance is 0), and no coordinates are read or kept. */
-static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k, int alone)
+/* Vertex i, at position k (which has others within r), takes the earliest representative within r
+ * that matches it, or becomes one; returns its representative. */
+static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
 {
-    if (alone) {
-        static const double here[3] = {0.0, 0.0, 0.0};
-        mw_Query q = mw_query(here, 0, w->r2, w->match, i);
-        if (w->head[k] != MW_NONE)
-            mw_ringEarliest(&w->reps, w->head[k], &q);
-        if (q.best != MW_NONE)
-            return q.best;
-        mw_ringLink(&w->reps, &w->head[k], i);
-        return i;
-    }
     const float* src = mw_point(w->points, w->stride, i);
     double p[3];
     mw_load(p, src, w->dim);
@@ -169,10 +157,21 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
             info->method = meshweld_MethodKdtree;
     }
 
+    /* which positions have another within r: their vertices walk in vertex order (below) */
+    unsigned char* walked = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1); /* position -> walked */
+    if (!walked)
+        goto done;
+    size_t walking = 0;
+    for (uint32_t k = 0; k < distinct; ++k) {
+        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
+        walking += walked[k];
+    }
+
     /* the vertices of each position together, in vertex order (a counting sort) */
     uint32_t* start = (uint32_t*)mw_arenaAllocate(&arena, (size_t)distinct + 1, sizeof(uint32_t));
     uint32_t* order = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
-    if (!start || !order)
+    uint32_t* list = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
+    if (!start || !order || !list)
         goto done;
     memset(start, 0, ((size_t)distinct + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < count; ++i)
@@ -185,36 +184,40 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         start[k] = start[k - 1];
     start[0] = 0;
 
-    /* the walk's state: every vertex may become a representative */
+    /* A position with no other within r (every one at radius 0) holds vertices that meet only each
+     * other: they take their steps there, in vertex order, one position at a time (its vertices and
+     * representatives stay in the cache). Its representatives, earliest first, are a run of list,
+     * and only the match decides (the query's dim 0: they all sit at the vertex's position). */
+    mw_Reps alone = {NULL, NULL, list, 0, 0}; /* representative r is vertex list[r] */
+    static const double here[3] = {0.0, 0.0, 0.0};
+    for (uint32_t k = 0; k < distinct; ++k) {
+        uint32_t from = start[k], to = from;
+        for (uint32_t j = from; !walked[k] && j < start[k + 1]; ++j) {
+            uint32_t i = order[j];
+            mw_Query q = mw_query(here, 0, 0.0, &match, i);
+            mw_runEarliest(&alone, from, to, &q);
+            owner[i] = q.best != MW_NONE ? list[q.best] : (list[to++] = i);
+        }
+    }
+
+    /* the walk's state: every vertex at a walked position may become a representative */
     mw_Walk w;
     memset(&w, 0, sizeof(w));
     w.reps.count = w.reps.capacity = count;
     w.match = &match, w.graph = &graph, w.tree = o.radius > 0 && !graph.first ? &tree : NULL;
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
-    w.reps.next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
-    w.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
-    unsigned char* walked = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1); /* position -> walked */
-    if (!w.reps.next || !w.head || !walked)
-        goto done;
-    size_t walking = 0; /* positions with another within r */
-    for (uint32_t k = 0; k < distinct; ++k) {
-        w.head[k] = MW_NONE;
-        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
-        walking += walked[k];
+    if (walking > 0) {
+        w.reps.next = list; /* free again: the positions alone are done */
+        w.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
+        w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
+        if (!w.head || !w.reps.xyz)
+            goto done;
+        for (uint32_t k = 0; k < distinct; ++k)
+            w.head[k] = MW_NONE;
     }
-    /* representatives' coordinates: only the searches from those positions read them */
-    if (walking > 0 && !(w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float))))
-        goto done;
-
-    /* A position with no other within r (every one at radius 0) holds vertices that meet only each
-     * other: they take their steps there, in vertex order, one position at a time (its vertices and
-     * their representatives stay in the cache). The others take theirs in vertex order below. */
-    for (uint32_t k = 0; k < distinct; ++k)
-        for (uint32_t j = start[k]; !walked[k] && j < start[k + 1]; ++j)
-            owner[order[j]] = mw_walkStep(&w, order[j], k, 1);
     for (size_t i = 0; walking > 0 && i < count; ++i)
         if (walked[position[i]])
-            owner[i] = mw_walkStep(&w, (uint32_t)i, position[i], 0);
+            owner[i] = mw_walkStep(&w, (uint32_t)i, position[i]);
 
     /* outputs in order of first appearance: a representative is earlier than what it takes */
     uint32_t outputs = 0;

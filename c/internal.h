@@ -59,6 +59,16 @@ static inline double mw_rounded(double x)
     return t;
 }
 
+/* Inlined even where a compiler would not (WebAssembly's did not inline the rule's tests into the
+ * attribute weld's loops, and paid a call and the query in memory for every test). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MW_INLINE __attribute__((always_inline)) static inline
+#elif defined(_MSC_VER)
+#define MW_INLINE static __forceinline
+#else
+#define MW_INLINE static inline
+#endif
+
 /* x * x rounded to double before any sum: an empty asm that claims to change the product keeps a
  * compiler from fusing it into an fma with what it is added to (the squares of float differences
  * are not always exact: a difference can carry up to 53 bits). Free where it applies: the value
@@ -289,7 +299,7 @@ typedef struct mw_Match {
  * to +0) in every component (reps.c, with the rule). */
 int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b);
 
-static inline int mw_match(const mw_Match* m, size_t a, size_t b)
+MW_INLINE int mw_match(const mw_Match* m, size_t a, size_t b)
 {
     for (size_t k = 0; k < m->count; ++k) {
         const meshweld_Attribute* t = &m->attributes[k];
@@ -415,7 +425,7 @@ void mw_repsFree(mw_Reps* reps);
 /* The rule every method applies: representative q can take p when it lies within r of it and,
  * for the attribute weld, passes match against vertex. dim 0 says the searcher knows q to sit at
  * p itself (the attribute weld's positions with no other within r), where only the match decides. */
-static inline int mw_repsJoins(const mw_Reps* reps, uint32_t q, const double p[3], int dim, double r2,
+MW_INLINE int mw_repsJoins(const mw_Reps* reps, uint32_t q, const double p[3], int dim, double r2,
                                const mw_Match* match, size_t vertex)
 {
     return (dim == 0 || mw_distance2(p, &reps->xyz[q * 3], dim) <= r2) &&
@@ -465,7 +475,7 @@ static inline void mw_ringEarliest(const mw_Reps* reps, uint32_t newest, mw_Quer
 }
 
 /* The same over the representatives [from, to) in order (NAIVE's scan, a kd-tree forest's tail). */
-static inline void mw_runEarliest(const mw_Reps* reps, size_t from, size_t to, mw_Query* q)
+MW_INLINE void mw_runEarliest(const mw_Reps* reps, size_t from, size_t to, mw_Query* q)
 {
     to = to < q->best ? to : q->best;
     for (size_t r = from; r < to; ++r) {
