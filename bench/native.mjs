@@ -30,7 +30,7 @@ export function buildNative() {
   const configure = sh('cmake', ['-S', '.', '-B', 'build-bench', '-DCMAKE_BUILD_TYPE=Release']);
   if (!configure.ok && !existsSync(binary)) return { path: null, note: 'native skipped: cmake configure failed', log: tail(configure.log) };
   const build = sh('cmake', ['--build', 'build-bench', '--target', 'meshweld_bench']);
-  if (build.ok && existsSync(binary)) return { path: binary, note: 'native: build-bench/meshweld_bench (CMake Release), rebuilt if c/ changed' };
+  if (build.ok && existsSync(binary)) return { path: binary, note: 'native: build-bench/meshweld_bench (CMake Release), rebuilt when its sources changed' };
   if (existsSync(binary)) return { path: binary, note: 'native: the build failed, the existing (stale) build-bench/meshweld_bench runs', log: tail(build.log) };
   return { path: null, note: 'native skipped: the build failed', log: tail(build.log) };
 }
@@ -75,6 +75,7 @@ export async function openSession(path, file, ds) {
 
 export const NATIVE_NOTE =
   'bench/native/bench.c, the C library without WebAssembly (CMake Release), on the same points from a file, ' +
+  "through meshweld_weldKept (weld()'s own call: the remap and the kept positions), " +
   'runs interleaved with the WebAssembly ones through a pipe, timed by its own clock; auto in both stores';
 
 /** A contestant whose time comes from the native program's own clock. */

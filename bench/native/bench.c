@@ -1,4 +1,5 @@
-/* Native benchmark of the welding core: the C library without WebAssembly in between.
+/* Native benchmark of the welding core: the C library without WebAssembly in between. Every weld
+ * is meshweld_weldKept, the call the package's weld() makes: the remap and the kept positions.
  *
  *   meshweld_bench [--points N] [--method M] [--store S] [--reps K]
  *       1e6 uniform points (or N) in the unit square and cube, r for ~30% merged; a text table
@@ -67,6 +68,7 @@ static const char* store_name(int store) { return store ? "precise" : "loose"; }
 
 typedef struct Points {
     float* data;
+    float* kept; /* room for every point: the kept positions */
     size_t count;
     int dim;
     float radius;
@@ -80,12 +82,12 @@ static int time_weld(const Points* p, int method, int store, int reps, double* t
     meshweld_Options o = {p->dim, p->radius, method, store};
     int runs = reps < 0 ? -reps : reps;
     if (reps >= 0) {
-        int e = meshweld_weld(remap, p->data, p->count, (size_t)p->dim * sizeof(float), &o, info);
+        int e = meshweld_weldKept(remap, p->kept, p->data, p->count, (size_t)p->dim * sizeof(float), &o, info);
         if (e) return e;
     }
     for (int k = 0; k < runs; ++k) {
         double t0 = now_ms();
-        int e = meshweld_weld(remap, p->data, p->count, (size_t)p->dim * sizeof(float), &o, info);
+        int e = meshweld_weldKept(remap, p->kept, p->data, p->count, (size_t)p->dim * sizeof(float), &o, info);
         times[k] = now_ms() - t0;
         if (e) return e;
     }
@@ -161,7 +163,8 @@ static int load(Points* p, const char* file)
     size_t point_bytes = (size_t)p->dim * sizeof(float);
     p->count = bytes > 0 ? (size_t)bytes / point_bytes : 0;
     p->data = (float*)malloc(p->count ? p->count * point_bytes : 1);
-    if (!p->data || fread(p->data, point_bytes, p->count, f) != p->count) {
+    p->kept = (float*)malloc(p->count ? p->count * point_bytes : 1);
+    if (!p->data || !p->kept || fread(p->data, point_bytes, p->count, f) != p->count) {
         fprintf(stderr, "meshweld_bench: cannot read %s\n", file);
         fclose(f);
         return 1;
@@ -236,7 +239,7 @@ static int memory(const Points* p, int method, int store)
     if (before < 0) before = maxrss_kb();
     meshweld_Options o = {p->dim, p->radius, method, store};
     meshweld_Info info = {0, 0, 0, 0};
-    int e = meshweld_weld(remap, p->data, p->count, (size_t)p->dim * sizeof(float), &o, &info);
+    int e = meshweld_weldKept(remap, p->kept, p->data, p->count, (size_t)p->dim * sizeof(float), &o, &info);
     long peak = exact ? status_kb("VmHWM") : -1;
     if (peak < 0) peak = maxrss_kb();
     if (e) print_error(method, store, e);
@@ -276,7 +279,7 @@ int main(int argc, char** argv)
         return 2;
     }
     if (file) {
-        Points p = {NULL, 0, dim, radius, file};
+        Points p = {NULL, NULL, 0, dim, radius, file};
         if (load(&p, file)) return 1;
         int status = 0;
         if (serving) {
@@ -295,21 +298,24 @@ int main(int argc, char** argv)
             run_all(&p, method, store, reps, json);
         }
         free(p.data);
+        free(p.kept);
         return status;
     }
     printf("%-16s %-8s %-8s %9s %9s %9s %9s %8s\n", "dataset", "method", "store", "points", "outputs", "median ms",
            "min ms", "ns/point");
     for (dim = 2; dim <= 3; ++dim) {
         float* pts = (float*)malloc(n * (size_t)dim * sizeof(float));
-        if (!pts) return 1;
+        float* kept = (float*)malloc(n * (size_t)dim * sizeof(float));
+        if (!pts || !kept) return 1;
         for (size_t i = 0; i < n * (size_t)dim; ++i) pts[i] = (float)uniform();
         /* about 30% of the points merged: mean neighbour count ~0.4 within r */
         float r = dim == 3 ? (float)cbrt(0.4 / ((double)n * 4.18879)) : (float)sqrt(0.4 / ((double)n * 3.14159));
         char name[32];
         snprintf(name, sizeof(name), "uniform%dd", dim);
-        Points p = {pts, n, dim, r, name};
+        Points p = {pts, kept, n, dim, r, name};
         run_all(&p, method, store, reps, json);
         free(pts);
+        free(kept);
     }
     return 0;
 }
