@@ -227,8 +227,9 @@ int meshweld_weldKept(unsigned int* remap, float* kept, const float* points, siz
     if (count > 0 && !kept)
         return meshweld_ErrorNull;
     w.oneshot = 1;
+    w.kept = kept;
     error = meshweld_welderAdd(&w, remap, points, count, stride, info);
-    if (!error)
+    if (!error && !w.kept_written) /* (else the weld wrote them) */
         meshweld_welderPositions(&w, kept);
     mw_release(&w);
     return error;
