@@ -101,10 +101,10 @@ function remapTriangles(frame, source, count, remap, remapPointer, vertexCount, 
   const mapped = remapPointer ?? frame.copyIn(remap);
   if (source) view(Uint32Array, buffer, count).set(source);
   const counts = frame.alloc(12); // written, degenerate, duplicates
-  const info = frame.struct(Info);
+  const info = source ? frame.struct(Info) : 0; // where a bad index is named (a soup's cannot be)
   const flags = (removeDegenerate ? 0 : 1) | (removeDuplicates ? 2 : 0);
   const code = core().meshweld_remapTriangles(buffer, counts, counts + 4, counts + 8, source ? buffer : 0, count, mapped, vertexCount, flags, info);
-  if (code === ERROR.Index) {
+  if (code === ERROR.Index && source) {
     const at = readStruct(Info, info).error_point;
     throw failure(RangeError, who, `indices[${at}] = ${source[at]} is out of range (${vertexCount} vertices)`);
   }

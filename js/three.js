@@ -235,10 +235,15 @@ export function weldGeometry(geometry, options) {
     }
   }
 
-  try {
-    result.userData = structuredClone(geometry.userData);
-  } catch {
-    result.userData = { ...geometry.userData }; // functions or other uncloneable values: a shallow copy
+  const userData = geometry.userData;
+  if (userData == null || (typeof userData === 'object' && Object.getPrototypeOf(userData) === Object.prototype && Object.keys(userData).length === 0)) {
+    result.userData = {}; // nothing to copy (structuredClone costs microseconds even on nothing)
+  } else {
+    try {
+      result.userData = structuredClone(userData);
+    } catch {
+      result.userData = { ...userData }; // functions or other uncloneable values: a shallow copy
+    }
   }
   const compared = Object.keys(tolerances);
   const stats = {

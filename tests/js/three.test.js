@@ -213,6 +213,15 @@ test('every attribute, morph attribute, name and userData is carried; the input 
   assert.deepEqual(source.userData.nested.list, [1, 2], 'userData is a copy');
   assert.equal(JSON.stringify([source.toJSON(), source.morphAttributes.position[0].array.slice(0, 12)]), before);
   assert.equal(source.index, null);
+  // no userData, or an empty one: the result gets a fresh object for its statistics
+  for (const none of [null, {}]) {
+    const plain = new THREE.BoxGeometry(1, 1, 1).toNonIndexed();
+    plain.userData = none;
+    const out = weldGeometry(plain, { attributes: 'position' });
+    assert.deepEqual(Object.keys(out.userData), ['meshweld']);
+    assert.equal(plain.userData, none);
+    if (none) assert.deepEqual(Object.keys(none), [], 'the input\'s userData is untouched');
+  }
 
   const color = welded.getAttribute('color');
   assert.ok(color.array instanceof Uint8Array && color.normalized && color.itemSize === 3);
