@@ -818,6 +818,15 @@ static void group_gather(void)
     CHECK(meshweld_firstOfEach(first, 4, remap, 6) == meshweld_Ok && first[0] == 0 && first[1] == 1 && first[2] == 3 &&
               first[3] == 0xffffffffu,
           "firstOfEach: %u %u %u %u", first[0], first[1], first[2], first[3]);
+    /* outputs not numbered in order of first appearance, from the start or after a while */
+    unsigned shuffled[5] = {2, 0, 2, 1, 0}, late[5] = {0, 1, 3, 2, 1}, beyond[3] = {0, 1, 5};
+    CHECK(meshweld_firstOfEach(first, 4, shuffled, 5) == meshweld_Ok && first[0] == 1 && first[1] == 3 && first[2] == 0 &&
+              first[3] == 0xffffffffu,
+          "firstOfEach, shuffled: %u %u %u %u", first[0], first[1], first[2], first[3]);
+    CHECK(meshweld_firstOfEach(first, 4, late, 5) == meshweld_Ok && first[0] == 0 && first[1] == 1 && first[2] == 3 &&
+              first[3] == 2,
+          "firstOfEach, out of order late: %u %u %u %u", first[0], first[1], first[2], first[3]);
+    CHECK(meshweld_firstOfEach(first, 3, beyond, 3) == meshweld_ErrorIndex, "firstOfEach: remap value 5 of 3 outputs, late");
     CHECK(meshweld_firstOfEach(first, 2, remap, 6) == meshweld_ErrorIndex, "firstOfEach: remap value 2 of 2 outputs");
     CHECK(meshweld_firstOfEach(first, 4, max, 2) == meshweld_ErrorIndex, "firstOfEach: remap value UINT32_MAX");
     CHECK(meshweld_firstOfEach(NULL, 4, remap, 6) == meshweld_ErrorNull, "firstOfEach: NULL first");
