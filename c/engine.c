@@ -587,7 +587,7 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
  * passes it early, before the search has cost what the sequential weld will. */
 static size_t mw_testLimit(size_t budget, size_t i, size_t m)
 {
-    size_t sixteenths = (i * 16 / (m > 0 ? m : 1)) + 1;
+    size_t sixteenths = (size_t)((uint64_t)i * 16 / (m > 0 ? m : 1)) + 1; /* (i * 16 in 64 bits: size_t may have 32) */
     double share = 1.5 * (double)budget * (double)sixteenths / 16.0;
     return share < (double)budget ? (size_t)share : budget;
 }
