@@ -583,12 +583,15 @@ static size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t*
 }
 
 /* The tests the search may have made before node i of m (in cell order): the budget's share up to
- * the next sixteenth of the nodes, by half again, and never more than the budget. A dense set
- * passes it early, before the search has cost what the sequential weld will. */
+ * the next sixteenth of the nodes, by half again, but at least a quarter of the budget and never
+ * more than all of it. A dense set passes it early, before the search has cost what the
+ * sequential weld will; a dense patch among sparse points (a few first cells crowded) does not,
+ * unless it alone makes a quarter of the budget's tests. */
 static size_t mw_testLimit(size_t budget, size_t i, size_t m)
 {
     size_t sixteenths = (size_t)((uint64_t)i * 16 / (m > 0 ? m : 1)) + 1; /* (i * 16 in 64 bits: size_t may have 32) */
     double share = 1.5 * (double)budget * (double)sixteenths / 16.0;
+    share = share > 0.25 * (double)budget ? share : 0.25 * (double)budget;
     return share < (double)budget ? (size_t)share : budget;
 }
 
