@@ -255,7 +255,11 @@ export function setupEngine(section, { getState, update, play, traceWeld }) {
     }
     let text;
     if (!script) text = `Without the trace this page shows the cells only: grid's cells of side ${grid.size.toPrecision(3)} (this page's reading of the rule) for r = ${s.r}. Hover or tap a point.`;
-    else if (!spatial) text = `On these points the module fell back to its sequential path (dense clusters): it welds point by point, with no pairs to show. ${int(script.trace.count)} outputs.`;
+    else if (!spatial) {
+      const tests = script.trace.tests;
+      const gaveUp = tests > 0 ? `its pair search gave up after ${int(tests)} distance tests (more than its budget allows, or made faster than it allows)` : 'its cells were too crowded to start a pair search';
+      text = `On these points (dense clusters) ${gaveUp}, so the module fell back to its sequential path: it welds point by point, with no pairs to show. ${int(script.trace.count)} outputs.`;
+    }
     else if (step === null) text = `${int(points.length / 2)} points in, ${int(script.trace.count)} out, exactly the naive result. Press step, play, or a phase to replay how the engine got there.`;
     else text = info.text;
     $('#engine-text').textContent = info.hover ? `${text} ${info.hover}` : text;
@@ -264,7 +268,7 @@ export function setupEngine(section, { getState, update, play, traceWeld }) {
     const distinct = t ? t.distinct.length : 0;
     $('#engine-cell').textContent = `${grid.size.toPrecision(3)}${script ? '' : ' (page)'}`;
     $('#engine-pairs').textContent = spatial ? int(t.pairs.length / 2) : '–';
-    $('#engine-tests').textContent = spatial ? int(t.tests) : '–';
+    $('#engine-tests').textContent = spatial ? int(t.tests) : t && t.tests > 0 ? `${int(t.tests)} (gave up)` : '–';
     $('#engine-per-point').textContent = spatial && distinct ? (t.tests / distinct).toFixed(2) : '–';
     $('#engine-touched').textContent = grid.touched.mean.toFixed(2);
     $('#engine-kind').textContent = t ? t.engine : 'no trace';
