@@ -142,10 +142,6 @@ static void mw_shellSetup(mw_Sorted* s, int dim)
     }
 }
 
-/* The points gathered into the sorted order of the words (packed when order is NULL: the node
- * and the touch state sit in the low bits), and the cells found on the way: sparse, the runs of
- * equal keys (s->key[c] their keys, returns their count); dense (range cells), every key of the
- * range, empty ones too (returns range). */
 /* The cells found while the sorted points are written, one key after another. */
 typedef struct mw_CellRun {
     uint64_t previous;
@@ -176,6 +172,10 @@ static inline size_t mw_cellRunEnd(mw_Sorted* s, mw_CellRun* run, size_t m, size
     return run->c;
 }
 
+/* The points gathered into the sorted order of the words (packed when order is NULL: the node
+ * and the touch state sit in the low bits), and the cells found on the way: sparse, the runs of
+ * equal keys (s->key[c] their keys, returns their count); dense (range cells), every key of the
+ * range, empty ones too (returns range). */
 static inline size_t mw_gather(mw_Sorted* s, const mw_Keying* k, const uint64_t* keys, const uint32_t* order,
                                const unsigned char* state, size_t m, int shift, int low, size_t range)
 {
@@ -605,7 +605,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     uint32_t* earlier = pairs->earlier;
     uint32_t* later = pairs->later;
     size_t n = pairs->count, capacity = pairs->capacity, tests = pairs->tests;
-    size_t m = s->start[s->cells], limit = mw_testLimit(pairs->test_budget, 0, m);
+    size_t m = nodes->count, limit = mw_testLimit(pairs->test_budget, 0, m);
     int error = meshweld_Ok;
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];

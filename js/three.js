@@ -55,28 +55,32 @@ function compactAttribute(attribute, first, name) {
 }
 
 // result.computeBoundingBox(), in one plain loop over packed float xyz positions (three's own
-// method reads every vertex through the attribute's accessors); three's method for anything else.
+// method reads every vertex through the attribute's accessors); three's method for anything else,
+// and for NaN positions (its message).
 function computeBoundingBox(result) {
+  const box = plainBox(result);
+  if (box) result.boundingBox = box;
+  else result.computeBoundingBox();
+}
+
+// The box of plain packed float xyz positions without morph targets, as three's Box3 makes it
+// (-0 below +0); null for other positions or a NaN.
+function plainBox(result) {
   const position = result.attributes.position;
   const array = position.array;
   if (result.morphAttributes.position || position.isInterleavedBufferAttribute === true || position.itemSize !== 3 ||
-    position.normalized === true || !(array instanceof Float32Array) || array.length !== position.count * 3) {
-    result.computeBoundingBox();
-    return;
-  }
+    position.normalized === true || !(array instanceof Float32Array) || array.length !== position.count * 3) return null;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = 0; i < array.length; i += 3) {
     const x = array[i], y = array[i + 1], z = array[i + 2];
-    x0 = Math.min(x0, x), y0 = Math.min(y0, y), z0 = Math.min(z0, z); // as three's Box3 (-0 below +0, NaN kept)
+    x0 = Math.min(x0, x), y0 = Math.min(y0, y), z0 = Math.min(z0, z);
     x1 = Math.max(x1, x), y1 = Math.max(y1, y), z1 = Math.max(z1, z);
   }
-  if (Number.isNaN(x0 + y0 + z0 + x1 + y1 + z1)) {
-    result.computeBoundingBox(); // three's message for NaN positions
-    return;
-  }
-  result.boundingBox = new Box3();
-  result.boundingBox.min.set(x0, y0, z0);
-  result.boundingBox.max.set(x1, y1, z1);
+  if (Number.isNaN(x0 + y0 + z0 + x1 + y1 + z1)) return null;
+  const box = new Box3();
+  box.min.set(x0, y0, z0);
+  box.max.set(x1, y1, z1);
+  return box;
 }
 
 // A new attribute over array with attribute's item size, normalization, name, usage and GPU type.
