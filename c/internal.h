@@ -558,9 +558,10 @@ struct meshweld_Welder {
     int oneshot;   /* meshweld_weld: one batch, nothing kept for later ones */
     int countonly; /* meshweld_weld, meshweld_trace: the outputs' positions are never read (GRID's
                     * engine path then only counts them) */
-    float* kept;     /* meshweld_weldKept: where GRID's one-shot engine path writes the outputs' positions
-                      * (the first input of each, dim floats) as it counts them; NULL otherwise */
-    int kept_written; /* it did: the representatives hold no positions */
+    float* kept;     /* meshweld_weldKept, meshweld_weldFirst: where GRID's one-shot engine path writes the
+                      * outputs' positions (the first input of each, dim floats) as it counts them */
+    unsigned int* first; /* meshweld_weldFirst: where that path writes each output's first input */
+    int outputs_written; /* it wrote both that were asked for (the representatives hold no positions) */
     double radius, r2, scale;
     double split[2]; /* scale as hi + lo (mw_splitScale) */
     int far;         /* the article's grids: some cell key has left int32 (MW_NEAR_CELLS) */

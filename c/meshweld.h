@@ -118,6 +118,17 @@ MESHWELD_API int meshweld_weldKept(unsigned int* remap, float* kept, const float
                                    const meshweld_Options* options, meshweld_Info* info);
 
 /**
+ * meshweld_weld that also writes the first input of each output: first[k] is the smallest i with
+ * remap[i] == k (what meshweld_firstOfEach gives, without a pass over the remap), the vertex
+ * whose other data output k keeps; and, when kept is not NULL, the kept positions as
+ * meshweld_weldKept does.
+ *
+ * first must contain enough space for count elements, kept (unless NULL) for count * dim floats.
+ */
+MESHWELD_API int meshweld_weldFirst(unsigned int* remap, unsigned int* first, float* kept, const float* points,
+                                    size_t count, size_t stride, const meshweld_Options* options, meshweld_Info* info);
+
+/**
  * Gathers the output positions of a weld: destination[k] is the first input point with
  * remap value k (the kept position), or with centroid != 0 the mean of all inputs with remap
  * value k. Centroids break guarantee 1 (two centroids may come closer than r) and move points by

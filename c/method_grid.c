@@ -169,22 +169,28 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         /* a one-shot weld: the outputs are numbered in place of the owners (an owner is earlier,
          * so its slot holds its output already) */
         uint32_t* owner = b.owner;
-        if (w->countonly || w->kept) {
-            /* nothing reads the representatives: the outputs are counted, and their positions
-             * (the first input of each) written where they are wanted. Every point a node of its
+        if (w->countonly || w->kept || w->first) {
+            /* nothing reads the representatives: the outputs are counted, and their first inputs
+             * and positions written where they are wanted (nodes come in order of first
+             * appearance, so an owner's point is its cluster's first). Every point a node of its
              * own (node k is point k): the outputs go straight into the remap, and step 4 has
              * nothing left to do */
             uint32_t* out = b.d.nodes == count ? (uint32_t*)remap : owner;
             uint32_t outputs = (uint32_t)w->reps.count;
             for (size_t k = 0; k < b.free; ++k) {
                 uint32_t o = owner[k];
-                if (o == k && w->kept)
-                    memcpy(w->kept + (size_t)outputs * (size_t)w->dim, mw_point(points, stride, mw_freePoint(&b, k)),
-                           (size_t)w->dim * sizeof(float));
+                if (o == k && (w->kept || w->first)) {
+                    size_t i = mw_freePoint(&b, k);
+                    if (w->first)
+                        w->first[outputs] = (unsigned int)i;
+                    if (w->kept)
+                        memcpy(w->kept + (size_t)outputs * (size_t)w->dim, mw_point(points, stride, i),
+                               (size_t)w->dim * sizeof(float));
+                }
                 out[k] = o == k ? outputs++ : out[o];
             }
             w->reps.count = outputs;
-            w->kept_written = w->kept != NULL;
+            w->outputs_written = 1;
             in_remap = out != owner;
         } else {
             for (size_t k = 0; k < b.free; ++k) {

@@ -217,22 +217,44 @@ int meshweld_weld(unsigned int* remap, const float* points, size_t count, size_t
     return error;
 }
 
-int meshweld_weldKept(unsigned int* remap, float* kept, const float* points, size_t count, size_t stride,
-                      const meshweld_Options* options, meshweld_Info* info)
+/* meshweld_weldKept and meshweld_weldFirst: the weld, with the outputs' positions (kept) and first
+ * inputs (first) where they are not NULL; from the weld itself when its engine wrote them, else
+ * from the representatives and the remap. required is the one of them the caller must give. */
+static int mw_weldOutputs(unsigned int* remap, float* kept, unsigned int* first, const void* required,
+                          const float* points, size_t count, size_t stride, const meshweld_Options* options,
+                          meshweld_Info* info)
 {
     meshweld_Welder w;
     int error = mw_init(&w, options);
     if (error)
         return error;
-    if (count > 0 && !kept)
+    if (count > 0 && !required)
         return meshweld_ErrorNull;
     w.oneshot = 1;
+    w.countonly = kept == NULL;
     w.kept = kept;
+    w.first = first;
     error = meshweld_welderAdd(&w, remap, points, count, stride, info);
-    if (!error && !w.kept_written) /* (else the weld wrote them) */
-        meshweld_welderPositions(&w, kept);
+    if (!error && !w.outputs_written) {
+        if (kept)
+            meshweld_welderPositions(&w, kept);
+        if (first)
+            error = meshweld_firstOfEach(first, w.reps.count, remap, count);
+    }
     mw_release(&w);
     return error;
+}
+
+int meshweld_weldKept(unsigned int* remap, float* kept, const float* points, size_t count, size_t stride,
+                      const meshweld_Options* options, meshweld_Info* info)
+{
+    return mw_weldOutputs(remap, kept, NULL, kept, points, count, stride, options, info);
+}
+
+int meshweld_weldFirst(unsigned int* remap, unsigned int* first, float* kept, const float* points, size_t count,
+                       size_t stride, const meshweld_Options* options, meshweld_Info* info)
+{
+    return mw_weldOutputs(remap, kept, first, first, points, count, stride, options, info);
 }
 
 int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_t stride,

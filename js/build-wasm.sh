@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
-exports=(malloc free meshweld_weld meshweld_weldKept meshweld_gather meshweld_welderCreate meshweld_welderAdd
+exports=(malloc free meshweld_weld meshweld_weldKept meshweld_weldFirst meshweld_gather meshweld_welderCreate meshweld_welderAdd
   meshweld_welderCount meshweld_welderMethod meshweld_welderPositions meshweld_welderDestroy
   meshweld_countClosePairs meshweld_bound meshweld_lookups meshweld_errorString
   meshweld_remapTriangles meshweld_firstOfEach meshweld_weldAttributes meshweld_cells meshweld_trace)

@@ -48,8 +48,9 @@ const KDTREE = methods.indexOf('kdtree');
 const PRECISE = stores.indexOf('precise');
 
 // One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
-// the kept positions (unless positions is false), the method.
-function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true, remap: remapWanted = true }) {
+// the kept positions (unless positions is false), the method; with first: true also each
+// output's first input (null when the weld compares attributes: the caller finds them itself).
+function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true, remap: remapWanted = true, first: firstWanted = false }) {
   const wasm = core();
   // Compared attributes that are none: the attribute weld is then the plain precise weld (every
   // method it runs gives the naive result), which the plain weld computes faster. kdtree stays
@@ -62,6 +63,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   const bytes = staged.stride * 4;
   let code;
   let kept = 0;
+  let first = 0;
   if (attributes && !plain) {
     const list = frame.structs(Attribute, attributes.length);
     attributes.forEach((a, k) => {
@@ -69,6 +71,11 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
       writeStruct(Attribute, at, { data: a.pointer, stride: a.itemSize * 4, size: a.itemSize, tolerance: a.tolerance });
     });
     code = wasm.meshweld_weldAttributes(remap, staged.pointer, staged.count, bytes, options, list, attributes.length, info);
+  } else if (firstWanted) {
+    // the first inputs as the weld numbers its outputs, without a pass over the remap after it
+    first = frame.alloc(staged.count * 4);
+    if (positions && !centroid) kept = frame.alloc(staged.count * mode.dim * 4);
+    code = wasm.meshweld_weldFirst(remap, first, kept, staged.pointer, staged.count, bytes, options, info);
   } else if (centroid || !positions) {
     code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
   } else {
@@ -90,6 +97,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     remapPointer: remap,
     count,
     positions: positions ? copyOut(Float32Array, kept, count * mode.dim) : null,
+    first: first ? copyOut(Uint32Array, first, count) : null,
     method: methods[result.method],
   };
 }
@@ -110,11 +118,13 @@ function bitsKey(staged, i, dim, attributes) {
  * distinct non-finite point (by its bits) is an output of its own, numbered by first appearance.
  * remapPointer is the remap in the frame when it is the same as remap (every point finite), else
  * null; positions is null when positions: false (the caller has no use for them), and remap is
- * null when remap: false and remapPointer holds it (every point finite).
+ * null when remap: false and remapPointer holds it (every point finite). With first: true, first
+ * holds each output's first input when the weld could give it (every point finite, no attribute
+ * compared), else it is null or missing.
  */
-export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true } = {}) {
+export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true, first = false } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
-  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted, remap: remapWanted }), skipped: 0 };
+  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted, remap: remapWanted, first }), skipped: 0 };
   const finite = compactPoints(frame, staged, mode.dim, mask);
   const compactAttributes = attributes?.map((a) => {
     const pointer = frame.alloc(finite.count * a.itemSize * 4);

@@ -189,21 +189,22 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       const { array, itemSize, normalized: n } = attributes[name];
       return { name, itemSize, tolerance, pointer: frame.copyIn(attributeFloats(array, n === true)) };
     });
-    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions, remap: keepRemap || primitive !== 'triangles' });
+    const attributeNames = compact ? Object.keys(attributes) : [];
+    const wantsFirst = attributeNames.length > 0 || wantFirst;
+    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions, remap: keepRemap || primitive !== 'triangles', first: wantsFirst });
     const count = source ? source.length : vertexCount;
     const remapped = primitive === 'triangles'
       ? remapTriangles(frame, source, count, welded.remap, welded.remapPointer, vertexCount, welded.count, removeDegenerate, removeDuplicates, who)
       : remapSmall(source, count, corners, welded.remap, welded.count, removeDegenerate, removeDuplicates, who);
     // each attribute takes the value of the kept vertex, the first of its cluster
     const compacted = {};
-    const names = compact ? Object.keys(attributes) : [];
-    let first = null;
-    if (names.length > 0 || wantFirst) {
+    let first = welded.first ?? null;
+    if (wantsFirst && !first) {
       // the remap still in the frame: the core's pass; else (non-finite points left out) in JS
       first = welded.remapPointer === null ? firstOfEach(welded.remap, welded.count)
         : firstOfEachIn(frame, welded.remapPointer, vertexCount, welded.count);
     }
-    for (const name of names) {
+    for (const name of attributeNames) {
       const { array, itemSize, normalized: n } = attributes[name];
       compacted[name] = { array: gatherItems(array, itemSize, first), itemSize, ...(n === undefined ? {} : { normalized: n }) };
     }

@@ -125,6 +125,9 @@ static void group_empty(void)
                 CHECK(meshweld_weldKept(NULL, NULL, NULL, 0, (size_t)dim * 4, &o, &info) == meshweld_Ok &&
                           info.unique_count == 0,
                       "empty weldKept %s/%d", name(m), store);
+                CHECK(meshweld_weldFirst(NULL, NULL, NULL, NULL, 0, (size_t)dim * 4, &o, &info) == meshweld_Ok &&
+                          info.unique_count == 0,
+                      "empty weldFirst %s/%d", name(m), store);
                 CHECK(m == meshweld_MethodAuto ? info.method != m && name(info.method) != NULL : info.method == m,
                       "empty weld reports %s", name(info.method));
                 meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
@@ -636,6 +639,9 @@ static void group_count(void)
                     float kept[6];
                     CHECK(meshweld_weldKept(remap, kept, pts, counts[c], 12, &o, NULL) == meshweld_ErrorCount,
                           "weldKept of %zu points", counts[c]);
+                    unsigned first[2];
+                    CHECK(meshweld_weldFirst(remap, first, kept, pts, counts[c], 12, &o, NULL) == meshweld_ErrorCount,
+                          "weldFirst of %zu points", counts[c]);
                 }
         meshweld_Options o = {3, 0.5f, 0, 0};
         meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
@@ -832,6 +838,16 @@ static void group_gather(void)
     CHECK(meshweld_firstOfEach(NULL, 4, remap, 6) == meshweld_ErrorNull, "firstOfEach: NULL first");
     CHECK(meshweld_firstOfEach(first, 4, NULL, 6) == meshweld_ErrorNull, "firstOfEach: NULL remap");
     CHECK(meshweld_firstOfEach(NULL, 0, NULL, 0) == meshweld_Ok, "firstOfEach: empty");
+    /* the weld's own: the output buffer it must write is checked after the options */
+    float two[6] = {0, 0, 0, 0.1f, 0, 0}, kept[6];
+    unsigned welded[2];
+    meshweld_Options o = {3, 0.5f, meshweld_MethodAuto, 0}, bad = {3, -1.0f, meshweld_MethodAuto, 0};
+    CHECK(meshweld_weldKept(welded, NULL, two, 2, 12, &o, NULL) == meshweld_ErrorNull, "weldKept: NULL kept");
+    CHECK(meshweld_weldFirst(welded, NULL, kept, two, 2, 12, &o, NULL) == meshweld_ErrorNull, "weldFirst: NULL first");
+    CHECK(meshweld_weldFirst(welded, NULL, NULL, two, 2, 12, &bad, NULL) == meshweld_ErrorRadius, "weldFirst: radius first");
+    CHECK(meshweld_weldFirst(welded, first, NULL, two, 2, 12, &o, NULL) == meshweld_Ok && welded[0] == 0 && welded[1] == 0 &&
+              first[0] == 0,
+          "weldFirst of two points within r: %u %u, first %u", welded[0], welded[1], first[0]);
 }
 
 /* ---- the attribute weld's hostile inputs ---- */

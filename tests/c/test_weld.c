@@ -105,6 +105,22 @@ static double check_weld(const char* name, const float* pts, size_t n, size_t st
         CHECK(meshweld_weldKept(again, kept, pts, n, stride, &o, &info) == 0 && info.unique_count == w->unique &&
                   memcmp(again, w->remap, n * sizeof(unsigned)) == 0 && memcmp(kept, out, w->unique * dim * sizeof(float)) == 0,
               "%s %s/%d: weldKept differs from weld + gather", name, mname, store);
+        /* meshweld_weldFirst: the same remap, first what firstOfEach gives, kept (when asked) the
+         * gathered positions */
+        unsigned* firsts = (unsigned*)malloc((n ? n : 1) * sizeof(unsigned));
+        unsigned* expected = (unsigned*)malloc((w->unique ? w->unique : 1) * sizeof(unsigned));
+        CHECK(meshweld_firstOfEach(expected, w->unique, w->remap, n) == 0, "%s: firstOfEach failed", name);
+        for (int with_kept = 0; with_kept <= 1; ++with_kept) {
+            memset(again, 0xff, (n ? n : 1) * sizeof(unsigned));
+            memset(kept, 0xff, (n ? n : 1) * dim * sizeof(float));
+            CHECK(meshweld_weldFirst(again, firsts, with_kept ? kept : NULL, pts, n, stride, &o, &info) == 0 &&
+                      info.unique_count == w->unique && memcmp(again, w->remap, n * sizeof(unsigned)) == 0 &&
+                      memcmp(firsts, expected, w->unique * sizeof(unsigned)) == 0 &&
+                      (!with_kept || memcmp(kept, out, w->unique * dim * sizeof(float)) == 0),
+                  "%s %s/%d: weldFirst (kept %d) differs from weld + firstOfEach + gather", name, mname, store, with_kept);
+        }
+        free(expected);
+        free(firsts);
         free(kept);
         free(again);
     }

@@ -1,10 +1,10 @@
-/* libFuzzer target: meshweld_weld and meshweld_weldKept, one shot, every method and store
+/* libFuzzer target: meshweld_weld, meshweld_weldKept and meshweld_weldFirst, one shot, every method and store
  * policy in 2D and 3D.
  *
  * Bytes: method, store, dim, radius (1 or 5 bytes), layout, flags, allocation plan, then points
  * (see fz_points). A successful weld must keep every guarantee and equal its reference (the
- * brute-force precise greedy, or the loose store rebuilt from meshweld_cells), and weldKept's
- * positions must be the gathered ones; a failed one must fail with the specific error its input
+ * brute-force precise greedy, or the loose store rebuilt from meshweld_cells), weldKept's
+ * positions the gathered ones and weldFirst's first inputs what firstOfEach gives; a failed one must fail with the specific error its input
  * deserves, pointing at the bad value, writing nothing beyond count elements; nothing may leak,
  * whichever allocation fails. */
 #include "fuzz.h"
@@ -48,16 +48,23 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (mode == 7)
         (flags >> 4) & 1 ? (void)(points = NULL) : (void)(out = NULL);
 
-    /* weldKept (flags bit 3 with bit 4, or a plan byte of 64..127) writes the kept positions too */
-    int with_kept = (plan & 0xc0) == 0x40 || ((flags >> 3) & 3) == 2;
+    /* weldKept (flags bit 3 with bit 4, or a plan byte of 64..127) writes the kept positions too;
+     * weldFirst (a plan byte of 128..191, or the flags of weldKept with layout bit 7) the first
+     * inputs, and with layout bit 2 the kept positions */
+    int with_first = (plan & 0xc0) == 0x80 || (((flags >> 3) & 3) == 2 && (layout & 0x80));
+    int with_kept = (plan & 0xc0) == 0x40 || ((flags >> 3) & 3) == 2 || (with_first && (layout & 4));
     float* kept = (float*)malloc((n * (size_t)d + 1) * sizeof(float));
     kept[n * (size_t)d] = 12345.0f;
+    unsigned* first = (unsigned*)malloc((n + 1) * sizeof(unsigned));
+    first[n] = 0x5a5a5a5au;
+    const char* what = with_first ? "weldFirst" : with_kept ? "weldKept" : "weld";
     meshweld_Options o = {dim, r, method, store};
     meshweld_Info info = {0, -99, SIZE_MAX, -1};
     long live = fz_heap.live;
     fz_heapArm(plan);
-    int e = with_kept ? meshweld_weldKept(out, kept, points, count, stride, &o, &info)
-                      : meshweld_weld(out, points, count, stride, &o, &info);
+    int e = with_first ? meshweld_weldFirst(out, first, with_kept ? kept : NULL, points, count, stride, &o, &info)
+            : with_kept ? meshweld_weldKept(out, kept, points, count, stride, &o, &info)
+                        : meshweld_weld(out, points, count, stride, &o, &info);
     long failed = fz_heap.failed;
     fz_heapDisarm();
     FZ_ASSERT(fz_heap.live == live, "weld leaked %ld blocks (error %d)", fz_heap.live - live, e);
@@ -92,15 +99,23 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                       "%s weld of point %zu beyond the grid's range succeeded", meshweld_methodName(method), i);
         }
         FZ_ASSERT(info.unique_count <= n, "unique_count %zu of %zu points", info.unique_count, n);
-        fz_checkWeld(with_kept ? "weldKept" : "weld", g.pts, n, stride, d, r, method, store, remap, info.unique_count,
+        fz_checkWeld(what, g.pts, n, stride, d, r, method, store, remap, info.unique_count,
                      info.method);
         if (with_kept) {
             float* gathered = (float*)malloc((info.unique_count * (size_t)d + 1) * sizeof(float));
             FZ_ASSERT(meshweld_gather(gathered, info.unique_count, remap, g.pts, n, stride, d, 0) == meshweld_Ok, "gather");
             FZ_ASSERT(memcmp(gathered, kept, info.unique_count * (size_t)d * sizeof(float)) == 0,
-                      "weldKept's positions differ from the gathered first inputs");
+                      "%s's positions differ from the gathered first inputs", what);
             free(gathered);
-            fz_note("weldKept");
+            fz_note(what);
+        }
+        if (with_first) {
+            unsigned* expected = (unsigned*)malloc((info.unique_count + 1) * sizeof(unsigned));
+            FZ_ASSERT(meshweld_firstOfEach(expected, info.unique_count, remap, n) == meshweld_Ok, "firstOfEach");
+            FZ_ASSERT(memcmp(expected, first, info.unique_count * sizeof(unsigned)) == 0,
+                      "weldFirst's first inputs differ from firstOfEach's");
+            free(expected);
+            fz_note(with_kept ? "weldFirst with kept" : "weldFirst");
         }
         if (failed > 0) {
             /* an allocation failed and the weld still succeeded: it must not have changed the result */
@@ -129,8 +144,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 done:
     /* on error remap's contents are unspecified, but nothing is written beyond count elements */
     FZ_ASSERT(remap[n] == 0xa5a5a5a5u, "weld (%d) wrote remap past its end", e);
-    FZ_ASSERT(kept[n * (size_t)d] == 12345.0f, "weldKept (%d) wrote kept past count * dim floats", e);
+    FZ_ASSERT(kept[n * (size_t)d] == 12345.0f, "%s (%d) wrote kept past count * dim floats", what, e);
+    FZ_ASSERT(first[n] == 0x5a5a5a5au, "weldFirst (%d) wrote first past count elements", e);
 
+    free(first);
     free(kept);
     free(remap);
     free(g.pts);
