@@ -83,9 +83,10 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     return i;
 }
 
-int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t count, size_t stride,
-                            const meshweld_Options* options, const meshweld_Attribute* attributes,
-                            size_t attribute_count, meshweld_Info* info)
+/* meshweld_weldAttributes, and with first (and kept when not NULL) meshweld_weldAttributesFirst */
+static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* kept, int first_wanted,
+                             const float* points, size_t count, size_t stride, const meshweld_Options* options,
+                             const meshweld_Attribute* attributes, size_t attribute_count, meshweld_Info* info)
 {
     mw_Parsed o;
     int error = mw_parseOptions(options, &o);
@@ -97,7 +98,7 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         return error;
     if ((error = mw_checkBuffer(points, count, stride, o.dim, MW_NONE)) != meshweld_Ok)
         return error;
-    if (!remap)
+    if (!remap || (first_wanted && !first))
         return meshweld_ErrorNull;
     mw_Arena arena = {{0}, 0};
     mw_Table exact = {0};
@@ -219,10 +220,25 @@ int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t cou
         if (walked[position[i]])
             owner[i] = mw_walkStep(&w, (uint32_t)i, position[i]);
 
-    /* outputs in order of first appearance: a representative is earlier than what it takes */
+    /* outputs in order of first appearance: a representative is earlier than what it takes (and
+     * the first input of its output) */
     uint32_t outputs = 0;
-    for (size_t i = 0; i < count; ++i)
-        remap[i] = owner[i] == i ? outputs++ : remap[owner[i]];
+    if (!first && !kept) {
+        for (size_t i = 0; i < count; ++i)
+            remap[i] = owner[i] == i ? outputs++ : remap[owner[i]];
+    } else {
+        for (size_t i = 0; i < count; ++i) {
+            if (owner[i] != i) {
+                remap[i] = remap[owner[i]];
+                continue;
+            }
+            if (first)
+                first[outputs] = (unsigned int)i;
+            if (kept)
+                memcpy(kept + (size_t)outputs * (size_t)o.dim, mw_point(points, stride, i), (size_t)o.dim * sizeof(float));
+            remap[i] = outputs++;
+        }
+    }
     if (info)
         info->unique_count = outputs;
     error = meshweld_Ok;
@@ -231,4 +247,18 @@ done:
     mw_kdFree(&tree);
     mw_arenaFree(&arena);
     return error;
+}
+
+int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t count, size_t stride,
+                            const meshweld_Options* options, const meshweld_Attribute* attributes,
+                            size_t attribute_count, meshweld_Info* info)
+{
+    return mw_weldAttributes(remap, NULL, NULL, 0, points, count, stride, options, attributes, attribute_count, info);
+}
+
+int meshweld_weldAttributesFirst(unsigned int* remap, unsigned int* first, float* kept, const float* points,
+                                 size_t count, size_t stride, const meshweld_Options* options,
+                                 const meshweld_Attribute* attributes, size_t attribute_count, meshweld_Info* info)
+{
+    return mw_weldAttributes(remap, first, kept, 1, points, count, stride, options, attributes, attribute_count, info);
 }

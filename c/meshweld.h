@@ -213,6 +213,18 @@ MESHWELD_API int meshweld_weldAttributes(unsigned int* remap, const float* point
                                          const meshweld_Options* options, const meshweld_Attribute* attributes,
                                          size_t attribute_count, meshweld_Info* info);
 
+/**
+ * meshweld_weldAttributes that also writes the first input of each output (first[k], as
+ * meshweld_firstOfEach gives it) and, when kept is not NULL, its position (kept[k * dim ..], the
+ * first input's coordinates as given), as the weld numbers its outputs.
+ *
+ * first must contain enough space for count elements, kept (unless NULL) for count * dim floats.
+ */
+MESHWELD_API int meshweld_weldAttributesFirst(unsigned int* remap, unsigned int* first, float* kept, const float* points,
+                                              size_t count, size_t stride, const meshweld_Options* options,
+                                              const meshweld_Attribute* attributes, size_t attribute_count,
+                                              meshweld_Info* info);
+
 /* Flags of meshweld_remapTriangles. */
 typedef enum meshweld_TriangleFlags {
     meshweld_KeepDegenerate = 1 << 0,   /* keep triangles with two or three corners welded together */

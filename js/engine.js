@@ -49,7 +49,7 @@ const PRECISE = stores.indexOf('precise');
 
 // One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
 // the kept positions (unless positions is false), the method; with first: true also each
-// output's first input (null when the weld compares attributes: the caller finds them itself).
+// output's first input, as the weld numbers its outputs.
 function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true, remap: remapWanted = true, first: firstWanted = false }) {
   const wasm = core();
   // Compared attributes that are none: the attribute weld is then the plain precise weld (every
@@ -62,24 +62,24 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   const remap = frame.alloc(staged.count * 4);
   const bytes = staged.stride * 4;
   let code;
-  let kept = 0;
-  let first = 0;
+  // with first wanted, the weld writes the first inputs (and the kept positions) as it numbers its
+  // outputs, without a pass over the remap or the points after it
+  const first = firstWanted ? frame.alloc(staged.count * 4) : 0;
+  let kept = first && positions && !centroid ? frame.alloc(staged.count * mode.dim * 4) : 0; // room for as many outputs as inputs
   if (attributes && !plain) {
     const list = frame.structs(Attribute, attributes.length);
     attributes.forEach((a, k) => {
       const at = list + k * Attribute.size;
       writeStruct(Attribute, at, { data: a.pointer, stride: a.itemSize * 4, size: a.itemSize, tolerance: a.tolerance });
     });
-    code = wasm.meshweld_weldAttributes(remap, staged.pointer, staged.count, bytes, options, list, attributes.length, info);
-  } else if (firstWanted) {
-    // the first inputs as the weld numbers its outputs, without a pass over the remap after it
-    first = frame.alloc(staged.count * 4);
-    if (positions && !centroid) kept = frame.alloc(staged.count * mode.dim * 4);
+    code = first ? wasm.meshweld_weldAttributesFirst(remap, first, kept, staged.pointer, staged.count, bytes, options, list, attributes.length, info)
+      : wasm.meshweld_weldAttributes(remap, staged.pointer, staged.count, bytes, options, list, attributes.length, info);
+  } else if (first) {
     code = wasm.meshweld_weldFirst(remap, first, kept, staged.pointer, staged.count, bytes, options, info);
   } else if (centroid || !positions) {
     code = wasm.meshweld_weld(remap, staged.pointer, staged.count, bytes, options, info);
   } else {
-    kept = frame.alloc(staged.count * mode.dim * 4); // room for as many outputs as inputs
+    kept = frame.alloc(staged.count * mode.dim * 4);
     code = wasm.meshweld_weldKept(remap, kept, staged.pointer, staged.count, bytes, options, info);
   }
   const result = readStruct(Info, info);
@@ -119,8 +119,7 @@ function bitsKey(staged, i, dim, attributes) {
  * remapPointer is the remap in the frame when it is the same as remap (every point finite), else
  * null; positions is null when positions: false (the caller has no use for them), and remap is
  * null when remap: false and remapPointer holds it (every point finite). With first: true, first
- * holds each output's first input when the weld could give it (every point finite, no attribute
- * compared), else it is null or missing.
+ * holds each output's first input when every point is finite, else it is null or missing.
  */
 export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true, first = false } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);

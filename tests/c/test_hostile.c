@@ -886,6 +886,11 @@ static void group_attributes(void)
         CHECK(e == meshweld_ErrorAttribute, "attribute size %d gave %d", sizes[s], e);
     }
     a.size = 3;
+    CHECK(meshweld_weldAttributesFirst(remap, NULL, NULL, pts, 4, 12, &o, &a, 1, &info) == meshweld_ErrorNull,
+          "weldAttributesFirst: NULL first");
+    CHECK(meshweld_weldAttributesFirst(NULL, NULL, NULL, NULL, 0, 12, &o, &a, 1, &info) == meshweld_Ok &&
+              info.unique_count == 0,
+          "weldAttributesFirst of nothing");
     CHECK(meshweld_weldAttributes(remap, pts, 4, 12, &o, NULL, 1, &info) == meshweld_ErrorNull, "NULL attributes");
     meshweld_Attribute nodata = {NULL, 12, 3, 0.1f};
     CHECK(meshweld_weldAttributes(remap, pts, 4, 12, &o, &nodata, 1, &info) == meshweld_ErrorNull, "NULL attribute data");

@@ -649,6 +649,27 @@ static void attribute_case(int dim, int t, float r, int method, double offset)
     CHECK(differ == 0 && info.unique_count == rep_count,
           "dim %d #%d r %g method %d offset %g: %zu vertices differ from brute force (%zu vs %zu outputs)", dim, t, r,
           method, offset, differ, info.unique_count, rep_count);
+    {
+        /* meshweld_weldAttributesFirst: the same remap, the representatives as first inputs, and
+         * (when asked) their positions */
+        unsigned* again = (unsigned*)malloc(n * sizeof(unsigned));
+        unsigned* first = (unsigned*)malloc(n * sizeof(unsigned));
+        float* kept = (float*)malloc(n * 3 * sizeof(float));
+        for (int with_kept = 0; with_kept <= 1; ++with_kept) {
+            meshweld_Info again_info;
+            int same = meshweld_weldAttributesFirst(again, first, with_kept ? kept : NULL, v, n, 32, &o, attrs, 2,
+                                                    &again_info) == 0 &&
+                       again_info.unique_count == rep_count && memcmp(again, remap, n * sizeof(unsigned)) == 0;
+            for (size_t k = 0; same && k < rep_count; ++k)
+                same = first[k] == reps[k] &&
+                       (!with_kept || memcmp(kept + k * (size_t)dim, v + reps[k] * 8, (size_t)dim * sizeof(float)) == 0);
+            CHECK(same, "dim %d #%d: weldAttributesFirst (kept %d) differs from weldAttributes and its representatives",
+                  dim, t, with_kept);
+        }
+        free(kept);
+        free(first);
+        free(again);
+    }
     /* the kd-tree when asked; else GRID's engine, or the kd-tree for coordinates too far out for
      * its cells (sized to the distinct positions) and for clusters too dense for it; naive's
      * exact search for r = 0 */

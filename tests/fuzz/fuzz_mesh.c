@@ -1,8 +1,9 @@
 /* libFuzzer target: the mesh layer. The first byte picks
  *   even: meshweld_remapTriangles with an arbitrary remap and index buffer (out-of-range indices,
  *         counts not divisible by 3, the soup form, in place, every flag), against a reference;
- *   odd:  meshweld_weldAttributes with 0 to 3 attributes (tolerance 0 and radius 0 allowed),
- *         against the brute-force greedy of its rule.
+ *   odd:  meshweld_weldAttributes (or meshweld_weldAttributesFirst, whose first inputs and kept
+ *         positions must be firstOfEach's and gather's) with 0 to 3 attributes (tolerance 0 and
+ *         radius 0 allowed), against the brute-force greedy of its rule.
  * Errors must be the specific ones, with nothing written; nothing may leak. */
 #include "fuzz.h"
 
@@ -284,13 +285,22 @@ static void fuzz_attributes(Fz* f)
 
     unsigned* remap = (unsigned*)malloc((n + 1) * sizeof(unsigned));
     memset(remap, 0xa5, (n + 1) * sizeof(unsigned));
+    /* layout bit 6: meshweld_weldAttributesFirst, bit 7 with the kept positions too */
+    int with_first = (layout >> 6) & 1, with_kept = with_first && (layout >> 7);
+    unsigned* first = (unsigned*)malloc((n + 1) * sizeof(unsigned));
+    float* kept = (float*)malloc((n * (size_t)d + 1) * sizeof(float));
+    first[n] = 0x5a5a5a5au;
+    kept[n * (size_t)d] = 12345.0f;
     int store = (int)(int8_t)flags;
     meshweld_Options o = {dim, r, method, store};
     meshweld_Info info = {0, -99, SIZE_MAX, -1};
     long live = fz_heap.live;
     fz_heapArm(plan);
-    int e = meshweld_weldAttributes(remap, g.pts, n, bad_stride ? stride + 2 : stride, &o,
-                                    null_attributes ? NULL : attributes, attribute_count, &info);
+    const meshweld_Attribute* given = null_attributes ? NULL : attributes;
+    size_t given_stride = bad_stride ? stride + 2 : stride;
+    int e = with_first ? meshweld_weldAttributesFirst(remap, first, with_kept ? kept : NULL, g.pts, n, given_stride, &o,
+                                                      given, attribute_count, &info)
+                       : meshweld_weldAttributes(remap, g.pts, n, given_stride, &o, given, attribute_count, &info);
     long failed = fz_heap.failed;
     fz_heapDisarm();
     FZ_ASSERT(fz_heap.live == live, "weldAttributes leaked");
@@ -353,8 +363,27 @@ static void fuzz_attributes(Fz* f)
                           "outputs %zu and %zu match", a, b);
         free(reps);
         fz_note(n >= 50 ? "attributes: welded, 50+ vertices" : "attributes: welded, < 50 vertices");
+        if (with_first) {
+            unsigned* expected = (unsigned*)malloc((count + 1) * sizeof(unsigned));
+            FZ_ASSERT(meshweld_firstOfEach(expected, count, remap, n) == meshweld_Ok, "firstOfEach");
+            FZ_ASSERT(memcmp(expected, first, count * sizeof(unsigned)) == 0,
+                      "weldAttributesFirst's first inputs differ from firstOfEach's");
+            free(expected);
+            if (with_kept) {
+                float* gathered = (float*)malloc((count * (size_t)d + 1) * sizeof(float));
+                FZ_ASSERT(meshweld_gather(gathered, count, remap, g.pts, n, stride, d, 0) == meshweld_Ok, "gather");
+                FZ_ASSERT(memcmp(gathered, kept, count * (size_t)d * sizeof(float)) == 0,
+                          "weldAttributesFirst's kept positions differ from the gathered ones");
+                free(gathered);
+            }
+            fz_note(with_kept ? "attributes: weldAttributesFirst with kept" : "attributes: weldAttributesFirst");
+        }
     }
     FZ_ASSERT(remap[n] == 0xa5a5a5a5u, "weldAttributes (%d) wrote remap past its end", e);
+    FZ_ASSERT(first[n] == 0x5a5a5a5au && kept[n * (size_t)d] == 12345.0f,
+              "weldAttributesFirst (%d) wrote first or kept past its end", e);
+    free(first);
+    free(kept);
     free(remap);
     free(g.pts);
     for (size_t k = 0; k < attribute_count; ++k)
