@@ -235,7 +235,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             if (first)
                 first[outputs] = (unsigned int)i;
             if (kept)
-                memcpy(kept + (size_t)outputs * (size_t)o.dim, mw_point(points, stride, i), (size_t)o.dim * sizeof(float));
+                mw_keep(kept, outputs, mw_point(points, stride, i), o.dim);
             remap[i] = outputs++;
         }
     }

@@ -244,6 +244,16 @@ static inline const float* mw_point(const float* base, size_t stride, size_t i)
     return (const float*)((const char*)base + i * stride);
 }
 
+/* Output k's kept position: the coordinates of point src copied as bits (sizes the compiler sees,
+ * so a copy of two or three words rather than a call). */
+static inline void mw_keep(float* kept, size_t k, const float* src, int dim)
+{
+    if (dim == 3)
+        memcpy(kept + k * 3, src, 3 * sizeof(float));
+    else
+        memcpy(kept + k * 2, src, 2 * sizeof(float));
+}
+
 /* A stride (bytes) that cannot hold floats values of a point, or is not float-aligned. */
 static inline int mw_badStride(size_t stride, size_t floats)
 {

@@ -184,8 +184,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
                     if (w->first)
                         w->first[outputs] = (unsigned int)i;
                     if (w->kept)
-                        memcpy(w->kept + (size_t)outputs * (size_t)w->dim, mw_point(points, stride, i),
-                               (size_t)w->dim * sizeof(float));
+                        mw_keep(w->kept, outputs, mw_point(points, stride, i), w->dim);
                 }
                 out[k] = o == k ? outputs++ : out[o];
             }
