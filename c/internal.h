@@ -215,11 +215,12 @@ typedef uint32_t (*mw_HashFunction)(uint32_t a, uint32_t b, uint32_t c);
 int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash);
 void mw_tableEraseWith(mw_Table* table, mw_Entry* entry, mw_HashFunction hash);
 
-/* kdtree.c: a static kd-tree over float points, kdbush-style:
- * one array of ids and one of coordinates, both in tree order, median splits cycling axes. */
+/* kdtree.c: a static kd-tree over float points, kdbush-style: one array of ids and one of
+ * coordinates, both in tree order, median splits along the widest side of each node's box. */
 typedef struct mw_Kdtree {
     uint32_t* ids;
     float* coords; /* 3 floats per point (z = 0 in 2D) */
+    unsigned char* axes; /* the split axis of the node whose median is point m, at m */
     size_t count;
     int dim;
 } mw_Kdtree;

@@ -1,5 +1,9 @@
-/* A static kd-tree in two flat arrays (ids and coordinates in tree order), split at the median
- * with the axis cycling by depth, as in mourner's kdbush. The tree's shape changes only speed:
+/* A static kd-tree in flat arrays (ids and coordinates in tree order), split at the median as in
+ * mourner's kdbush, but along the widest side of the node's box rather than the axis cycling by
+ * depth: on points in a plane or along a line a cycled axis splits nothing at a third or two
+ * thirds of the levels, where a query must then walk both sides (a row of points took n^(2/3)
+ * nodes per query). The box is the parent's cut at the median, so it costs no pass over the
+ * points; the axis of each node is kept for the queries. The tree's shape changes only speed:
  * every query answers a question about the set of points within r. */
 #include "internal.h"
 
@@ -57,25 +61,52 @@ static void mw_kdSelect(mw_Kdtree* t, size_t k_, size_t lo_, size_t hi_, int axi
     }
 }
 
-static void mw_kdSort(mw_Kdtree* t, size_t lo, size_t hi, int axis)
+/* The widest side of a box (the lowest such axis on a tie). */
+static int mw_kdWidest(const float low[3], const float high[3], int dim)
 {
-    /* explicit stack instead of recursion: depth is at most log2(count) */
+    int axis = 0;
+    double widest = (double)high[0] - (double)low[0];
+    for (int a = 1; a < dim; ++a)
+        if ((double)high[a] - (double)low[a] > widest)
+            widest = (double)high[a] - (double)low[a], axis = a;
+    return axis;
+}
+
+static void mw_kdSort(mw_Kdtree* t, size_t lo, size_t hi)
+{
+    /* explicit stack instead of recursion: depth is at most log2(count); each entry a range and
+     * its box */
     size_t stack[MW_STACK][2];
-    int axes[MW_STACK];
-    int top = 0;
-    stack[0][0] = lo, stack[0][1] = hi, axes[0] = axis;
-    top = 1;
+    float boxes[MW_STACK][6];
+    int top = 1;
+    stack[0][0] = lo, stack[0][1] = hi;
+    for (int a = 0; a < 3; ++a)
+        boxes[0][a] = boxes[0][3 + a] = t->coords[lo * 3 + a];
+    for (size_t i = lo; i <= hi; ++i)
+        for (int a = 0; a < 3; ++a) {
+            float v = t->coords[i * 3 + a];
+            boxes[0][a] = v < boxes[0][a] ? v : boxes[0][a];
+            boxes[0][3 + a] = v > boxes[0][3 + a] ? v : boxes[0][3 + a];
+        }
     while (top > 0) {
         --top;
-        lo = stack[top][0], hi = stack[top][1], axis = axes[top];
+        lo = stack[top][0], hi = stack[top][1];
         if (hi - lo <= MW_LEAF)
             continue;
+        float box[6];
+        memcpy(box, boxes[top], sizeof(box));
         size_t m = (lo + hi) >> 1;
+        int axis = mw_kdWidest(box, box + 3, t->dim);
+        t->axes[m] = (unsigned char)axis;
         mw_kdSelect(t, m, lo, hi, axis);
-        int next = (axis + 1) % t->dim;
-        stack[top][0] = lo, stack[top][1] = m - 1, axes[top] = next;
+        float cut = t->coords[m * 3 + axis];
+        stack[top][0] = lo, stack[top][1] = m - 1;
+        memcpy(boxes[top], box, sizeof(box));
+        boxes[top][3 + axis] = cut;
         top++;
-        stack[top][0] = m + 1, stack[top][1] = hi, axes[top] = next;
+        stack[top][0] = m + 1, stack[top][1] = hi;
+        memcpy(boxes[top], box, sizeof(box));
+        boxes[top][axis] = cut;
         top++;
     }
 }
@@ -86,7 +117,8 @@ int mw_kdAllocate(mw_Kdtree* tree, size_t capacity, int dim)
     tree->count = 0;
     tree->ids = (uint32_t*)mw_allocate(capacity, sizeof(uint32_t));
     tree->coords = (float*)mw_allocate(capacity, 3 * sizeof(float));
-    if (!tree->ids || !tree->coords) {
+    tree->axes = (unsigned char*)mw_allocate(capacity, 1);
+    if (!tree->ids || !tree->coords || !tree->axes) {
         mw_kdFree(tree);
         return meshweld_ErrorMemory;
     }
@@ -96,7 +128,7 @@ int mw_kdAllocate(mw_Kdtree* tree, size_t capacity, int dim)
 void mw_kdFinish(mw_Kdtree* tree)
 {
     if (tree->count > 0)
-        mw_kdSort(tree, 0, tree->count - 1, 0);
+        mw_kdSort(tree, 0, tree->count - 1);
 }
 
 int mw_kdBuild(mw_Kdtree* tree, const float* positions, size_t count, size_t stride, int dim)
@@ -120,8 +152,10 @@ void mw_kdFree(mw_Kdtree* tree)
 {
     mw_deallocate(tree->ids);
     mw_deallocate(tree->coords);
+    mw_deallocate(tree->axes);
     tree->ids = NULL;
     tree->coords = NULL;
+    tree->axes = NULL;
     tree->count = 0;
 }
 
@@ -134,13 +168,11 @@ static uint32_t mw_kdWalk(const mw_Kdtree* t, const double p[3], double r2,
     if (t->count == 0)
         return best;
     size_t stack[MW_STACK][2];
-    int axes[MW_STACK];
     int top = 1;
-    stack[0][0] = 0, stack[0][1] = t->count - 1, axes[0] = 0;
+    stack[0][0] = 0, stack[0][1] = t->count - 1;
     while (top > 0) {
         --top;
         size_t lo = stack[top][0], hi = stack[top][1];
-        int axis = axes[top];
         if (hi - lo <= MW_LEAF) {
             for (size_t i = lo; i <= hi; ++i) {
                 if (mw_distance2(p, &t->coords[i * 3], t->dim) <= r2) {
@@ -154,6 +186,7 @@ static uint32_t mw_kdWalk(const mw_Kdtree* t, const double p[3], double r2,
         }
         size_t m = (lo + hi) >> 1;
         const float* q = &t->coords[m * 3];
+        int axis = t->axes[m];
         if (mw_distance2(p, q, t->dim) <= r2) {
             if (visit)
                 visit(context, t->ids[m]);
@@ -163,13 +196,12 @@ static uint32_t mw_kdWalk(const mw_Kdtree* t, const double p[3], double r2,
         /* Points before m are <= q[axis], after m >= q[axis]. Rounding is monotone, so a
          * subtree is skipped only when its nearest possible coordinate is already too far. */
         double d = p[axis] - (double)q[axis];
-        int next = (axis + 1) % t->dim;
         if (d <= 0 || d * d <= r2) { /* left */
-            stack[top][0] = lo, stack[top][1] = m - 1, axes[top] = next;
+            stack[top][0] = lo, stack[top][1] = m - 1;
             top++;
         }
         if (d >= 0 || d * d <= r2) { /* right */
-            stack[top][0] = m + 1, stack[top][1] = hi, axes[top] = next;
+            stack[top][0] = m + 1, stack[top][1] = hi;
             top++;
         }
     }
