@@ -76,6 +76,7 @@ export async function openSession(path, file, ds) {
 export const NATIVE_NOTE =
   'bench/native/bench.c, the C library without WebAssembly (CMake Release), on the same points from a file, ' +
   "through meshweld_weldKept (weld()'s own call: the remap and the kept positions), " +
+  'with freed scratch kept in the process as the WebAssembly memory keeps it (glibc: mmap and trim thresholds raised), ' +
   'runs interleaved with the WebAssembly ones through a pipe, timed by its own clock; auto in both stores';
 
 /** A contestant whose time comes from the native program's own clock. */
