@@ -104,7 +104,32 @@ int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double
     mw_dataCellsSet(&index->cells, size, radius);
     for (size_t q = 0; q < reps->count; ++q)
         mw_indexInsert(index, reps, dim, (uint32_t)q);
-    index->work = index->searched = 0;
+    index->work = index->searched = index->lookups = 0;
+    return meshweld_Ok;
+}
+
+int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius)
+{
+    size_t n = reps->count;
+    uint32_t* slots = (uint32_t*)mw_allocate(n ? n : 1, sizeof(uint32_t));
+    if (!slots)
+        return meshweld_ErrorMemory;
+    /* the occupied slots, found through the representatives' cells before any is emptied (a probe
+     * run must stay whole while it is searched): a pass over the representatives rather than
+     * over the table's whole room */
+    for (size_t q = 0; q < n; ++q) {
+        uint32_t key[3];
+        mw_indexKey(index, &reps->xyz[q * 3], dim, key);
+        slots[q] = (uint32_t)(mw_indexFind(index, (int32_t)key[0], (int32_t)key[1], (int32_t)key[2]) - index->table.entries);
+    }
+    for (size_t q = 0; q < n; ++q)
+        memset(&index->table.entries[slots[q]], 0xff, sizeof(mw_Entry));
+    mw_deallocate(slots);
+    index->table.count = 0;
+    mw_dataCellsSet(&index->cells, size, radius);
+    for (size_t q = 0; q < n; ++q) /* at most a cell each */
+        mw_indexInsert(index, reps, dim, (uint32_t)q);
+    index->work = index->searched = index->lookups = 0;
     return meshweld_Ok;
 }
 
@@ -122,6 +147,7 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
     int32_t z0 = f[2] + (t[2] < 0 ? -1 : 0), z1 = f[2] + (t[2] > 0);
     int32_t y0 = f[1] + (t[1] < 0 ? -1 : 0), y1 = f[1] + (t[1] > 0);
     int32_t x0 = f[0] + (t[0] < 0 ? -1 : 0), x1 = f[0] + (t[0] > 0);
+    index->lookups += (size_t)((z1 - z0 + 1) * (y1 - y0 + 1) * (x1 - x0 + 1));
     for (int32_t z = z0; z <= z1; ++z)
         for (int32_t y = y0; y <= y1; ++y)
             for (int32_t x = x0; x <= x1; ++x) {

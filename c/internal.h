@@ -419,6 +419,7 @@ typedef struct mw_Index {
     mw_DataCells cells;
     mw_Table table;
     size_t work, searched; /* chain steps and searches, to shrink cells that hold crowds */
+    size_t lookups;        /* cells looked up by the searches */
 } mw_Index;
 
 typedef struct mw_Reps {
@@ -513,6 +514,10 @@ void mw_ringUnlink(mw_Reps* reps, uint32_t* slot);
 
 /* Rebuilds the index with cells of edge size and room for room more representatives. */
 int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, size_t room);
+/* Cells of edge size for the representatives already in the index, in the table it has (its room
+ * holds a cell per representative and per node still to come, as mw_indexRebuild made it); fails
+ * only for its scratch list, the index then as it was. */
+int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius);
 /* Makes room for count more representatives in the table. */
 int mw_indexReserve(mw_Index* index, size_t count);
 void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);

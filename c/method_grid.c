@@ -52,18 +52,55 @@ static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, c
     return !coarse && *size > 64.0 * w->spacing ? MW_COARSE : meshweld_Ok;
 }
 
-/* Step 3 for dense clusters: node by node against the index (which holds every representative). */
+/* A search's cost in the window since (searched, lookups, work): a cell looked up weighs 4, a
+ * chain step 3 (their instruction costs, fitted on gaussian clusters and on a dense lattice). */
+static double mw_searchCost(const mw_Index* index, size_t searched, size_t lookups, size_t work)
+{
+    return (4.0 * (double)(index->lookups - lookups) + 3.0 * (double)(index->work - work)) /
+           (double)(index->searched - searched);
+}
+
+#define MW_TUNE_WINDOW 4096 /* searches between two decisions on the index's cell size */
+#define MW_TUNE_LIMIT 64.0  /* the widest cell tried, in cells of the size the batch starts with */
+
+/* Step 3 for dense clusters: node by node against the index (which holds every representative).
+ * The index's cells start at the data's size (at least 2r), which suits representatives spread
+ * evenly. Where they gather in clusters with empty space between, a search at 2r looks up 8
+ * cells in 3D, few of them holding anything, and wider cells cost fewer look-ups for about the
+ * same chain steps. So, window by window, a large batch doubles the cells while a search costs
+ * less than in the window before, and goes back to the cells before the first doubling that
+ * costs more. Only speed depends on the cell size. */
 static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t stride, mw_Batch* b)
 {
+    mw_Index* index = &w->index;
+    double current = 1.0 / index->cells.inverse, previous = current, limit = MW_TUNE_LIMIT * current, before = -1.0;
+    size_t searched = index->searched, lookups = index->lookups, work = index->work;
+    int tuning = b->free >= 4 * MW_TUNE_WINDOW;
     for (size_t k = 0; k < b->free; ++k) {
         double p[3];
         mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), w->dim);
-        uint32_t q = mw_indexEarliest(&w->index, &w->reps, w->dim, p, w->r2, NULL, 0);
+        uint32_t q = mw_indexEarliest(index, &w->reps, w->dim, p, w->r2, NULL, 0);
         if (q == MW_NONE) {
             q = mw_repsAdd(&w->reps, p);
-            mw_indexInsert(&w->index, &w->reps, w->dim, q);
+            mw_indexInsert(index, &w->reps, w->dim, q);
         }
         b->node_out[b->free_node ? b->free_node[k] : k] = q;
+        if (tuning && index->searched - searched == MW_TUNE_WINDOW) {
+            double cost = mw_searchCost(index, searched, lookups, work);
+            /* wider while it pays, else back to the size before and done; a failed resize (its
+             * scratch list) leaves the index as it was */
+            if (before >= 0.0 && cost >= before) {
+                (void)mw_indexResize(index, &w->reps, w->dim, previous, w->radius);
+                tuning = 0;
+            } else if (2.0 * current > limit || mw_indexResize(index, &w->reps, w->dim, 2.0 * current, w->radius)) {
+                tuning = 0;
+            } else {
+                previous = current;
+                current *= 2.0;
+            }
+            before = cost;
+            searched = index->searched, lookups = index->lookups, work = index->work;
+        }
     }
 }
 

@@ -873,6 +873,51 @@ static void group_grid(void)
         free(w.remap);
         free(p);
     }
+    for (int dim = 2; dim <= 3; ++dim) {
+        /* gaussian clusters too dense for the engine, spread over an empty cube, and a lattice at
+         * r/2: the sequential search tries wider cells window by window (batches of 16,384 nodes
+         * and more), keeps them on the clusters and goes back on the lattice; whatever it keeps,
+         * the result is NAIVE's */
+        seed(320 + dim);
+        size_t n = 24000;
+        float r = 0.001f;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        double centre[3] = {0, 0, 0};
+        for (size_t i = 0; i < n; ++i) {
+            if (i % 100 == 0)
+                for (int a = 0; a < 3; ++a) centre[a] = uniform();
+            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(centre[a] + gaussian() * r * 0.5);
+        }
+        unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+        meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
+        meshweld_Trace trace;
+        memset(&trace, 0, sizeof(trace));
+        trace.phases = 5;
+        CHECK(meshweld_trace(remap, p, n, dim * sizeof(float), &o, &trace, NULL) == 0 && trace.engine == 0,
+              "dense clusters dim %d: the engine ran (%d), not the sequential search", dim, trace.engine);
+        expect_naive("dense gaussian clusters", p, n, dim, r, meshweld_MethodAuto);
+        /* one welder batch large enough to tune its cells, then batches against them */
+        meshweld_Welder* welder = meshweld_welderCreate(&o, NULL);
+        Weld naive = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodNaive, meshweld_StorePrecise);
+        int e = meshweld_welderAdd(welder, remap, p, 20000, dim * sizeof(float), NULL);
+        for (size_t at = 20000; at < n && !e; at += 1000)
+            e = meshweld_welderAdd(welder, remap + at, p + at * dim, 1000, dim * sizeof(float), NULL);
+        CHECK(!e && memcmp(remap, naive.remap, n * sizeof(unsigned)) == 0, "dense clusters dim %d: welder differs from naive", dim);
+        meshweld_welderDestroy(welder);
+        free(naive.remap);
+        size_t side = dim == 2 ? 160 : 30; /* 25,600 and 27,000 points */
+        size_t m = dim == 2 ? side * side : side * side * side;
+        float* q = (float*)malloc(m * 3 * sizeof(float));
+        for (size_t i = 0; i < m; ++i) {
+            q[i * dim] = (float)(i % side) * r / 2;
+            q[i * dim + 1] = (float)((i / side) % side) * r / 2;
+            if (dim == 3) q[i * dim + 2] = (float)(i / side / side) * r / 2;
+        }
+        expect_naive("lattice r/2, large", q, m, dim, r, meshweld_MethodAuto);
+        free(q);
+        free(remap);
+        free(p);
+    }
 }
 
 /* ---- meshweld_cells: what the demo draws is what the method searches ---- */
