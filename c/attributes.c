@@ -223,21 +223,13 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     /* outputs in order of first appearance: a representative is earlier than what it takes (and
      * the first input of its output) */
     uint32_t outputs = 0;
-    if (!first && !kept) {
-        for (size_t i = 0; i < count; ++i)
-            remap[i] = owner[i] == i ? outputs++ : remap[owner[i]];
-    } else {
-        for (size_t i = 0; i < count; ++i) {
-            if (owner[i] != i) {
-                remap[i] = remap[owner[i]];
-                continue;
-            }
-            if (first)
-                first[outputs] = (unsigned int)i;
-            if (kept)
-                mw_keep(kept, outputs, mw_point(points, stride, i), o.dim);
-            remap[i] = outputs++;
+    for (size_t i = 0; i < count; ++i) {
+        if (owner[i] != i) {
+            remap[i] = remap[owner[i]];
+            continue;
         }
+        mw_recordOutput(first, kept, outputs, points, stride, i, o.dim);
+        remap[i] = outputs++;
     }
     if (info)
         info->unique_count = outputs;

@@ -94,6 +94,16 @@ int mw_indexReserve(mw_Index* index, size_t count)
     return mw_tableReserveWith(&index->table, index->table.count + count, mw_cellHash);
 }
 
+/* Cells of edge size, and every representative in them again (the table empty, with room for
+ * them); the counters start over. */
+static void mw_indexRefill(mw_Index* index, mw_Reps* reps, int dim, double size, double radius)
+{
+    mw_dataCellsSet(&index->cells, size, radius);
+    for (size_t q = 0; q < reps->count; ++q)
+        mw_indexInsert(index, reps, dim, (uint32_t)q);
+    index->work = index->searched = index->lookups = 0;
+}
+
 int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, size_t room)
 {
     mw_Table table = {0};
@@ -101,10 +111,7 @@ int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double
         return meshweld_ErrorMemory;
     mw_tableFree(&index->table);
     index->table = table;
-    mw_dataCellsSet(&index->cells, size, radius);
-    for (size_t q = 0; q < reps->count; ++q)
-        mw_indexInsert(index, reps, dim, (uint32_t)q);
-    index->work = index->searched = index->lookups = 0;
+    mw_indexRefill(index, reps, dim, size, radius);
     return meshweld_Ok;
 }
 
@@ -126,10 +133,7 @@ int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double 
         memset(&index->table.entries[slots[q]], 0xff, sizeof(mw_Entry));
     mw_deallocate(slots);
     index->table.count = 0;
-    mw_dataCellsSet(&index->cells, size, radius);
-    for (size_t q = 0; q < n; ++q) /* at most a cell each */
-        mw_indexInsert(index, reps, dim, (uint32_t)q);
-    index->work = index->searched = index->lookups = 0;
+    mw_indexRefill(index, reps, dim, size, radius); /* at most a cell per representative */
     return meshweld_Ok;
 }
 

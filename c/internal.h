@@ -245,14 +245,18 @@ static inline const float* mw_point(const float* base, size_t stride, size_t i)
     return (const float*)((const char*)base + i * stride);
 }
 
-/* Output k's kept position: the coordinates of point src copied as bits (sizes the compiler sees,
- * so a copy of two or three words rather than a call). */
-static inline void mw_keep(float* kept, size_t k, const float* src, int dim)
+/* Output k's first input, point i, where it is wanted: first[k] = i (first not NULL) and point
+ * i's coordinates as bits at kept[k * dim] (kept not NULL; sizes the compiler sees, so a copy of
+ * two or three words rather than a call). */
+static inline void mw_recordOutput(unsigned int* first, float* kept, size_t k, const float* points, size_t stride,
+                                   size_t i, int dim)
 {
-    if (dim == 3)
-        memcpy(kept + k * 3, src, 3 * sizeof(float));
-    else
-        memcpy(kept + k * 2, src, 2 * sizeof(float));
+    if (first)
+        first[k] = (unsigned int)i;
+    if (kept && dim == 3)
+        memcpy(kept + k * 3, mw_point(points, stride, i), 3 * sizeof(float));
+    else if (kept)
+        memcpy(kept + k * 2, mw_point(points, stride, i), 2 * sizeof(float));
 }
 
 /* A stride (bytes) that cannot hold floats values of a point, or is not float-aligned. */

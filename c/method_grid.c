@@ -216,13 +216,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             uint32_t outputs = (uint32_t)w->reps.count;
             for (size_t k = 0; k < b.free; ++k) {
                 uint32_t o = owner[k];
-                if (o == k && (w->kept || w->first)) {
-                    size_t i = mw_freePoint(&b, k);
-                    if (w->first)
-                        w->first[outputs] = (unsigned int)i;
-                    if (w->kept)
-                        mw_keep(w->kept, outputs, mw_point(points, stride, i), w->dim);
-                }
+                if (o == k && (w->kept || w->first))
+                    mw_recordOutput(w->first, w->kept, outputs, points, stride, mw_freePoint(&b, k), w->dim);
                 out[k] = o == k ? outputs++ : out[o];
             }
             w->reps.count = outputs;
