@@ -48,8 +48,8 @@ const KDTREE = methods.indexOf('kdtree');
 const PRECISE = stores.indexOf('precise');
 
 // One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
-// the kept positions (unless positions is false), the method; with first: true also each
-// output's first input, as the weld numbers its outputs.
+// the kept positions (unless positions is false), the method; with first: true also where each
+// output's first input is in the frame (firstPointer), as the weld numbers its outputs.
 function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true, remap: remapWanted = true, first: firstWanted = false }) {
   const wasm = core();
   // Compared attributes that are none: the attribute weld is then the plain precise weld (every
@@ -97,7 +97,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     remapPointer: remap,
     count,
     positions: positions ? copyOut(Float32Array, kept, count * mode.dim) : null,
-    first: first ? copyOut(Uint32Array, first, count) : null,
+    firstPointer: first || null,
     method: methods[result.method],
   };
 }
@@ -118,8 +118,9 @@ function bitsKey(staged, i, dim, attributes) {
  * distinct non-finite point (by its bits) is an output of its own, numbered by first appearance.
  * remapPointer is the remap in the frame when it is the same as remap (every point finite), else
  * null; positions is null when positions: false (the caller has no use for them), and remap is
- * null when remap: false and remapPointer holds it (every point finite). With first: true, first
- * holds each output's first input when every point is finite, else it is null or missing.
+ * null when remap: false and remapPointer holds it (every point finite). With first: true,
+ * firstPointer is where each output's first input is in the frame when every point is finite,
+ * else it is null or missing.
  */
 export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true, first = false } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);

@@ -1,5 +1,5 @@
 // Helpers shared by the package's entry points (not part of the public API).
-import { copyOut, core } from './heap.js';
+import { core } from './heap.js';
 
 /** Described in words for error messages (check.js holds it; re-exported for older importers). */
 export { describe } from './check.js';
@@ -13,13 +13,13 @@ export function firstOfEach(remap, count) {
 
 /**
  * firstOfEach of a remap still in the module's memory (a frame's), by the core: one pass there
- * instead of one in JS.
+ * instead of one in JS. Returns where it is in the frame.
  */
 export function firstOfEachIn(frame, remapPointer, length, count) {
   const first = frame.alloc(count * 4);
   const code = core().meshweld_firstOfEach(first, count, remapPointer, length);
   if (code !== 0) throw new Error(`meshweld: firstOfEach: the core returned ${code} on a weld's own remap`);
-  return copyOut(Uint32Array, first, count);
+  return first;
 }
 
 // gather32 sees Uint32Array alone (float attributes, the common and large case), so that its

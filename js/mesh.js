@@ -160,10 +160,11 @@ export function indexArray(elements, count) {
  * of weldMesh, less what a caller that compacts its own arrays says it has no use for:
  * `positions: false` leaves result.positions null, `compact: false` leaves result.attributes
  * empty (the attributes still decide the matches), `remap: false` leaves result.remap null for
- * triangles (the index is all the caller needs), and `first: true` adds result.first, the first
- * input vertex of each output (what a caller gathers its own arrays through).
+ * triangles (the index is all the caller needs); `gather(first)` is called with the first input
+ * vertex of each output (a view into the module's memory, valid during the call: what a caller
+ * gathers its own arrays through), and what it returns is result.gathered.
  */
-export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, first: wantFirst = false, remap: keepRemap = true } = {}) {
+export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, gather = null, remap: keepRemap = true } = {}) {
   core();
   const o = checkOptions(options, who, MESH_OPTIONS);
   const radius = radiusOption(o, who, { relative: true });
@@ -190,19 +191,22 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       return { name, itemSize, tolerance, pointer: frame.copyIn(attributeFloats(array, n === true)) };
     });
     const attributeNames = compact ? Object.keys(attributes) : [];
-    const wantsFirst = attributeNames.length > 0 || wantFirst;
+    const wantsFirst = attributeNames.length > 0 || gather !== null;
     const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions, remap: keepRemap || primitive !== 'triangles', first: wantsFirst });
     const count = source ? source.length : vertexCount;
     const remapped = primitive === 'triangles'
       ? remapTriangles(frame, source, count, welded.remap, welded.remapPointer, vertexCount, welded.count, removeDegenerate, removeDuplicates, who)
       : remapSmall(source, count, corners, welded.remap, welded.count, removeDegenerate, removeDuplicates, who);
-    // each attribute takes the value of the kept vertex, the first of its cluster
+    // each attribute takes the value of the kept vertex, the first of its cluster: read through a
+    // view of the frame (made after the frame's last allocation, which may move the memory)
     const compacted = {};
-    let first = welded.first ?? null;
-    if (wantsFirst && !first) {
-      // the remap still in the frame: the core's pass; else (non-finite points left out) in JS
-      first = welded.remapPointer === null ? firstOfEach(welded.remap, welded.count)
-        : firstOfEachIn(frame, welded.remapPointer, vertexCount, welded.count);
+    let first = null;
+    if (wantsFirst) {
+      // written by the weld; else the remap still in the frame: the core's pass; else (non-finite
+      // points left out) in JS
+      const pointer = welded.firstPointer ?? (welded.remapPointer === null ? null
+        : firstOfEachIn(frame, welded.remapPointer, vertexCount, welded.count));
+      first = pointer === null ? firstOfEach(welded.remap, welded.count) : view(Uint32Array, pointer, welded.count);
     }
     for (const name of attributeNames) {
       const { array, itemSize, normalized: n } = attributes[name];
@@ -224,7 +228,7 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       attributes: compacted,
       method: welded.method,
       radius: r,
-      ...(wantFirst ? { first } : {}),
+      gathered: gather === null ? null : gather(first),
     };
   });
 }

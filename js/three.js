@@ -209,18 +209,23 @@ export function weldGeometry(geometry, options) {
     removeDegenerate,
     primitive,
     nonFinite,
-  }, 'vertex', { positions: kept, compact: false, first: true, remap: geometry.groups.length > 0 }); // the attributes are compacted below, from their raw values
+  }, 'vertex', {
+    positions: kept,
+    compact: false, // the attributes are compacted here, from their raw values, through the first inputs
+    remap: geometry.groups.length > 0,
+    gather: (first) => ({
+      // the weld's kept positions are the first inputs' bits: no second pass over the positions
+      attributes: names.map((name) => (name === 'position' && kept ? null : compactAttribute(geometry.attributes[name], first, name))),
+      morphs: Object.entries(geometry.morphAttributes).map(([name, targets]) =>
+        targets.map((target, k) => compactAttribute(target, first, `morph ${name}[${k}]`))),
+    }),
+  });
 
-  const first = welded.first;
   const result = new BufferGeometry();
   result.name = geometry.name;
-  for (const name of names) {
-    // the weld's kept positions are the first inputs' bits: no second pass over the positions
-    const out = name === 'position' && kept ? attributeLike(position, welded.positions) : compactAttribute(geometry.attributes[name], first, name);
-    result.setAttribute(name, out);
-  }
-  for (const [name, targets] of Object.entries(geometry.morphAttributes))
-    result.morphAttributes[name] = targets.map((target, k) => compactAttribute(target, first, `morph ${name}[${k}]`));
+  const { attributes: compacted, morphs } = welded.gathered;
+  names.forEach((name, k) => result.setAttribute(name, compacted[k] ?? attributeLike(position, welded.positions)));
+  Object.keys(geometry.morphAttributes).forEach((name, k) => (result.morphAttributes[name] = morphs[k]));
   result.morphTargetsRelative = geometry.morphTargetsRelative;
   if (welded.indices) result.setIndex(new BufferAttribute(welded.indices, 1));
 
