@@ -19,6 +19,42 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
     cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
 }
 
+/* The k-th smallest of v[0..n) (k < n, no NaN), v reordered: a quickselect, Hoare's partition
+ * around the median of three, O(n) on average (an insertion sort of the sample cost more than the
+ * rest of a small weld). */
+static double mw_select(double* v, int n, int k)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        double t;
+        if (v[mid] < v[lo])
+            t = v[mid], v[mid] = v[lo], v[lo] = t;
+        if (v[hi] < v[lo])
+            t = v[hi], v[hi] = v[lo], v[lo] = t;
+        if (v[hi] < v[mid])
+            t = v[hi], v[hi] = v[mid], v[mid] = t;
+        double pivot = v[mid];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                ++i;
+            while (v[j] > pivot)
+                --j;
+            if (i <= j)
+                t = v[i], v[i] = v[j], v[j] = t, ++i, --j;
+        }
+        /* [lo, j] <= pivot <= [i, hi], and anything between equals the pivot */
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
+}
+
 /* The typical spacing of the points, from a sample of 256: the median gap between consecutive
  * points (meshes and soups store neighbours together), or the spacing of a uniform cloud in the
  * sample's bounding box, whichever is smaller. */
@@ -49,12 +85,7 @@ double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32
     double spread = axes ? pow(volume / (double)count, 1.0 / axes) : 0.0;
     double spacing = spread;
     if (n > 0) {
-        for (int i = 1; i < n; ++i) /* insertion sort, n <= 257 */
-            for (int j = i; j > 0 && gaps[j - 1] > gaps[j]; --j) {
-                double t = gaps[j];
-                gaps[j] = gaps[j - 1], gaps[j - 1] = t;
-            }
-        double median = gaps[n / 2];
+        double median = mw_select(gaps, n, n / 2);
         spacing = spread > 0 && spread < median ? spread : median;
     }
     /* times an irrational factor, so that lattice data (tiles, grids) does not line up with the

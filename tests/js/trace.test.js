@@ -15,6 +15,22 @@ function cloud(n, dim, size, seed) {
   return points;
 }
 
+test('traceWeld: cells as wide as the median gap between consecutive points, times 1.236', () => {
+  // a row of 201 points whose 200 gaps are 1..150 and fifty of 1000, in a shuffled order: the
+  // median gap is 101, below the row's mean spacing (305), so it sets the cells
+  const gaps = [...Array.from({ length: 150 }, (_, k) => k + 1), ...new Array(50).fill(1000)];
+  const random = mulberry32(11);
+  for (let k = gaps.length - 1; k > 0; k--) {
+    const j = Math.floor(random() * (k + 1));
+    [gaps[k], gaps[j]] = [gaps[j], gaps[k]];
+  }
+  const points = new Float32Array(201 * 3);
+  for (let k = 0; k < gaps.length; k++) points[(k + 1) * 3] = points[k * 3] + gaps[k];
+  const t = traceWeld(points, { radius: 0.25 });
+  assert.equal(t.engine, 'spatial');
+  assert.equal(t.cellSize, 101 * 1.2360679774997896);
+});
+
 for (const dim of [2, 3]) {
   test(`traceWeld ${dim}D: the weld's remap, the distinct points sorted by cell, every pair within r once`, () => {
     const points = cloud(1500, dim, 40, 7 + dim);
