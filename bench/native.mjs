@@ -77,7 +77,8 @@ export const NATIVE_NOTE =
   'bench/native/bench.c, the C library without WebAssembly (CMake Release), on the same points from a file, ' +
   "through meshweld_weldKept (weld()'s own call: the remap and the kept positions), " +
   'with freed scratch kept in the process as the WebAssembly memory keeps it (glibc: mmap and trim thresholds raised), ' +
-  'runs interleaved with the WebAssembly ones through a pipe, timed by its own clock; auto in both stores';
+  'runs interleaved with the WebAssembly ones through a pipe (each a single call with no warm-up of its own, as every contestant of a pair), ' +
+  'timed by its own clock; auto in both stores';
 
 /** A contestant whose time comes from the native program's own clock. */
 export function nativeContestant(session, method, store) {
@@ -90,7 +91,8 @@ export function nativeContestant(session, method, store) {
     exact: false,
     note: NATIVE_NOTE,
     async time() {
-      const raw = await session.command(method, store, 1);
+      // one run, no warm-up of its own: in a pair it follows the other call, as every contestant does
+      const raw = await session.command(method, store, -1);
       return { ms: raw.times[0], raw };
     },
   };
