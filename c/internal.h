@@ -68,6 +68,14 @@ static inline double mw_rounded(double x)
 #else
 #define MW_INLINE static inline
 #endif
+/* Kept out of its caller (a rare path whose inlining changed the code of the hot loop beside it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MW_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MW_NOINLINE __declspec(noinline)
+#else
+#define MW_NOINLINE
+#endif
 
 /* x * x rounded to double before any sum: an empty asm that claims to change the product keeps a
  * compiler from fusing it into an fma with what it is added to (the squares of float differences

@@ -299,7 +299,8 @@ typedef struct meshweld_Trace {
     size_t pair_capacity;       /* input */
     size_t nodes;               /* output: distinct positions */
     size_t cells;               /* output: occupied cells */
-    size_t tests;               /* output: distance tests of the pair search (made before it gave up, when engine is 0) */
+    size_t tests;               /* output: distance tests of the pair search (when engine is 0, those made before it gave
+                                 * up: none when crowded cells had them counted beforehand) */
     size_t pair_count;          /* output: pairs within r (those beyond pair_capacity are not written) */
     double cell_size;           /* output: the cells' edge; cell (i, j, k) is [i c, (i + 1) c) x [j c, (j + 1) c) x .. */
     int engine;                 /* output: 1 the spatial engine ran, 0 it fell back to the sequential search */

@@ -37,7 +37,7 @@ export interface WeldTrace {
   cellStart: Uint32Array;
   /** The pairs within r as input indices [a0, b0, a1, b1, ...], a < b, in the order found. */
   pairs: Uint32Array;
-  /** Distance tests made by the pair search (on a set too dense for it, those made before it gave up). */
+  /** Distance tests made by the pair search (on a set too dense for it, those made before it gave up: 0 when its crowded cells had them counted beforehand). */
   tests: number;
   /** Milliseconds of each phase, measured in this runtime. */
   phases: { name: 'duplicates' | 'sort' | 'pairs' | 'graph' | 'walk'; ms: number }[];

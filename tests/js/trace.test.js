@@ -90,19 +90,30 @@ test('traceWeld: dense clusters fall back to the sequential search, with the sam
   assert.deepEqual(t.remap, weld(points, { radius: 1, method: 'grid' }).remap);
 });
 
-test('traceWeld: a lattice denser than r gives up its pair search early, with the same remap', () => {
-  // spacing r / 2: twelve neighbours within r each, more tests than the budget allows, and the
-  // rate shows from the first nodes on: the search stops there, not when the budget is spent
+test('traceWeld: a lattice denser than r goes to the sequential search before its pair search, with the same remap', () => {
+  // spacing r / 2: twelve neighbours within r each, crowded cells; the search's tests, counted
+  // before it makes any, are about 31 per point against a budget of 17.6: no test is made
   const side = 200;
   const radius = 2 ** -8;
   const points = new Float32Array(side * side * 2);
   for (let j = 0, k = 0; j < side; j++) for (let i = 0; i < side; i++) points.set([(i * radius) / 2, (j * radius) / 2], 2 * k++);
   const t = traceWeld(points, { dim: 2, radius });
   assert.equal(t.engine, 'sequential');
-  // the whole search would make about 31 tests per point, and the budget alone lets it make
-  // 705,537 (17.6 per point); it stops at a quarter of that
-  assert.ok(t.tests > 0 && t.tests < 8 * side * side, `${t.tests} tests before the search stopped`);
+  assert.equal(t.tests, 0);
   assert.deepEqual(t.remap, weld(points, { dim: 2, radius, method: 'kdtree' }).remap);
+});
+
+test('traceWeld: a 3D cloud with 3.5 neighbours within r per point keeps the spatial engine', () => {
+  // about 27 tests per point: past the 2D budget, within the 3D one (where the sequential search
+  // looks at 8 cells per point and costs 2.5-3 times the engine on such clouds)
+  const n = 20000;
+  const radius = Math.cbrt(3.5 / (n * (4 / 3) * Math.PI));
+  const random = mulberry32(5);
+  const points = new Float32Array(n * 3).map(() => random());
+  const t = traceWeld(points, { radius });
+  assert.equal(t.engine, 'spatial');
+  assert.ok(t.tests > 16 * n, `${t.tests} tests`);
+  assert.deepEqual(t.remap, weld(points, { radius, method: 'kdtree' }).remap);
 });
 
 test('traceWeld: a dense patch among sparse points, first in cell order, keeps the spatial engine', () => {
