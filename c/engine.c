@@ -731,17 +731,15 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
         mw_traceSort(trace, &s, m);
     if (phases <= 2)
         return meshweld_Ok;
-    /* a cheap pre-check: the tests within cells alone would pass the budget */
-    if (s.within > pairs.test_budget)
-        return MW_DENSE;
     /* crowded cells (more than two tests per node within them): the search's tests are counted
-     * before it makes them, and past the budget the sequential weld takes over at once, rather than
-     * after a search stopped on its way (a set a little over the budget paid most of both); within
-     * it, the search runs to its end */
+     * before it makes them (those within cells first: past the budget alone, nothing more is
+     * looked up), and past the budget the sequential weld takes over at once, rather than after a
+     * search stopped on its way (a set a little over the budget paid most of both); within it, the
+     * search runs to its end */
     if (s.within > 2 * m) {
         if (mw_countTests(&s, pairs.test_budget) > pairs.test_budget)
             return MW_DENSE;
-        pairs.test_budget = SIZE_MAX / 2; /* the search runs to its end */
+        pairs.test_budget = SIZE_MAX / 2;
     }
     if ((error = mw_pairsRoom(&pairs, arena, m / 2 + 1024)) != meshweld_Ok)
         return error;

@@ -14,8 +14,9 @@
 #include <math.h>
 
 #define MW_PROBE 4096 /* points after which a one-shot pass decides whether the table pays */
-#define MW_ROOM 1024  /* points for which room is made at a time (a chunk at once would grow the
-                       * table of a small weld for points that are mostly duplicates) */
+#define MW_CHUNK 1024 /* points for which room is made at a time (more at once would grow the table
+                       * of a small weld for points that are mostly duplicates); MW_PROBE is a
+                       * whole number of chunks */
 
 void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim, const mw_Distinct* d)
 {
@@ -143,52 +144,49 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
         return meshweld_ErrorMemory;
     for (int a = 0; count > 0 && a < dim; ++a) /* the box starts at the first point (when finite) */
         low[a] = high[a] = (points[a] - points[a]) == 0.0f ? points[a] : 0.0f;
-    /* chunks of MW_PROBE points: room is made before each MW_ROOM of them, the coordinates are
-     * checked after the chunk (points are only looked up and inserted until then: on a non-finite
-     * one the table forgets the batch's nodes, as it does on failure) */
+    /* chunks of MW_CHUNK points: room for a whole chunk is made before it, the coordinates are
+     * checked after it (points are only looked up and inserted until then: on a non-finite one the
+     * table forgets the batch's nodes, as it does on failure) */
     for (size_t from = 0; from < count;) {
-        size_t to = count - from > MW_PROBE ? from + MW_PROBE : count;
+        size_t to = count - from > MW_CHUNK ? from + MW_CHUNK : count;
         if (!cache) {
             /* no table: every point is a node of its own (node i is point i) */
             if (mw_exactBox(points, from, to, stride, dim, low, high) != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         } else {
+            if (exact->count + (to - from) > (exact->mask + 1) / 2) {
+                size_t total = exact->count + (to - from);
+                total = oneshot && total < count / 4 ? count / 4 : total;
+                total = total < 2 * exact->count ? 2 * exact->count : total;
+                if (mw_tableReserve(exact, total)) {
+                    mw_exactForget(exact, points, stride, dim, d);
+                    return meshweld_ErrorMemory;
+                }
+            }
             /* the box and the check need only the points that are not this batch's duplicates:
              * a duplicate has its node's coordinates (up to the sign of 0) */
             float bad = 0.0f;
-            for (size_t block = from; block < to; block += MW_ROOM) {
-                size_t end = to - block > MW_ROOM ? block + MW_ROOM : to;
-                if (exact->count + (end - block) > (exact->mask + 1) / 2) {
-                    size_t total = exact->count + (end - block);
-                    total = oneshot && total < count / 4 ? count / 4 : total;
-                    total = total < 2 * exact->count ? 2 * exact->count : total;
-                    if (mw_tableReserve(exact, total)) {
-                        mw_exactForget(exact, points, stride, dim, d);
-                        return meshweld_ErrorMemory;
-                    }
-                }
-                for (size_t i = block; i < end; ++i) {
-                    uint32_t key[3];
-                    const float* src = mw_point(points, stride, i);
-                    mw_exactKey(src, dim, key);
-                    mw_Entry* e = mw_tableFind(exact, key[0], key[1], key[2]);
-                    if (e->value != MW_NONE) {
-                        hits++;
-                        if (e->value > placeholder) {
-                            remap[i] = MW_NONE - 1 - e->value;
-                        } else {
-                            remap[i] = e->value;
-                            d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
-                            bad += mw_boxAdd(src, dim, low, high);
-                        }
+            for (size_t i = from; i < to; ++i) {
+                uint32_t key[3];
+                const float* src = mw_point(points, stride, i);
+                mw_exactKey(src, dim, key);
+                mw_Entry* e = mw_tableFind(exact, key[0], key[1], key[2]);
+                if (e->value != MW_NONE) {
+                    hits++;
+                    if (e->value > placeholder) {
+                        remap[i] = MW_NONE - 1 - e->value;
                     } else {
+                        remap[i] = e->value;
+                        d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
                         bad += mw_boxAdd(src, dim, low, high);
-                        memcpy(e->key, key, sizeof(key));
-                        e->value = MW_NONE - 1 - (uint32_t)d->nodes;
-                        exact->count++;
-                        d->node_point[d->nodes] = (uint32_t)i;
-                        remap[i] = (uint32_t)d->nodes++;
                     }
+                } else {
+                    bad += mw_boxAdd(src, dim, low, high);
+                    memcpy(e->key, key, sizeof(key));
+                    e->value = MW_NONE - 1 - (uint32_t)d->nodes;
+                    exact->count++;
+                    d->node_point[d->nodes] = (uint32_t)i;
+                    remap[i] = (uint32_t)d->nodes++;
                 }
             }
             looks += to - from;
