@@ -131,6 +131,48 @@ static inline float mw_boxAdd(const float* q, int dim, float low[3], float high[
     return (x - x) + (y - y) + (z - z);
 }
 
+/* Points [from, to) looked up, and inserted when new (room made), for mw_exactPass; dim is a
+ * constant where it is called, and the table's fields and the box are kept in locals (the stores
+ * through remap could alias them). Returns the box's finite check of the new positions and of
+ * those first met in an earlier batch: a duplicate of this batch has its node's coordinates (up
+ * to the sign of 0). */
+MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float* points, size_t from, size_t to,
+                              size_t stride, int dim, mw_Distinct* d, uint32_t placeholder, float low[3],
+                              float high[3], size_t* hits)
+{
+    mw_Table table = *exact;
+    float box[6] = {low[0], low[1], low[2], high[0], high[1], high[2]};
+    size_t nodes = d->nodes, found = 0;
+    float bad = 0.0f;
+    for (size_t i = from; i < to; ++i) {
+        uint32_t key[3];
+        const float* src = mw_point(points, stride, i);
+        mw_exactKey(src, dim, key);
+        mw_Entry* e = mw_tableFind(&table, key[0], key[1], key[2]);
+        if (e->value != MW_NONE) {
+            found++;
+            if (e->value > placeholder) {
+                remap[i] = MW_NONE - 1 - e->value;
+            } else {
+                remap[i] = e->value;
+                d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
+                bad += mw_boxAdd(src, dim, box, box + 3);
+            }
+        } else {
+            bad += mw_boxAdd(src, dim, box, box + 3);
+            memcpy(e->key, key, sizeof(key));
+            e->value = MW_NONE - 1 - (uint32_t)nodes;
+            table.count++;
+            d->node_point[nodes] = (uint32_t)i;
+            remap[i] = (uint32_t)nodes++;
+        }
+    }
+    exact->count = table.count, d->nodes = nodes, *hits += found;
+    for (int a = 0; a < 3; ++a)
+        low[a] = box[a], high[a] = box[3 + a];
+    return bad;
+}
+
 int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info)
 {
@@ -163,32 +205,8 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                     return meshweld_ErrorMemory;
                 }
             }
-            /* the box and the check need only the points that are not this batch's duplicates:
-             * a duplicate has its node's coordinates (up to the sign of 0) */
-            float bad = 0.0f;
-            for (size_t i = from; i < to; ++i) {
-                uint32_t key[3];
-                const float* src = mw_point(points, stride, i);
-                mw_exactKey(src, dim, key);
-                mw_Entry* e = mw_tableFind(exact, key[0], key[1], key[2]);
-                if (e->value != MW_NONE) {
-                    hits++;
-                    if (e->value > placeholder) {
-                        remap[i] = MW_NONE - 1 - e->value;
-                    } else {
-                        remap[i] = e->value;
-                        d->settled[i >> 3] |= (unsigned char)(1u << (i & 7));
-                        bad += mw_boxAdd(src, dim, low, high);
-                    }
-                } else {
-                    bad += mw_boxAdd(src, dim, low, high);
-                    memcpy(e->key, key, sizeof(key));
-                    e->value = MW_NONE - 1 - (uint32_t)d->nodes;
-                    exact->count++;
-                    d->node_point[d->nodes] = (uint32_t)i;
-                    remap[i] = (uint32_t)d->nodes++;
-                }
-            }
+            float bad = dim == 3 ? mw_exactChunk(exact, remap, points, from, to, stride, 3, d, placeholder, low, high, &hits)
+                                 : mw_exactChunk(exact, remap, points, from, to, stride, 2, d, placeholder, low, high, &hits);
             looks += to - from;
             if (bad != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
