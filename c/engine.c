@@ -796,17 +796,25 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     mw_Arena arena = {{0}, 0};
     mw_Graph graph;
     int error = mw_engineGraph(&graph, &arena, nodes, cells, box, 0, owner, trace); /* owner[] as scratch */
-    if (error == meshweld_Ok && graph.first) {
-        /* step 4: the greedy, in node order, over the graph alone; node a is a representative
-         * when owner[a] == a (every a < j is decided) */
+    /* step 4: the greedy, in node order, over the graph alone (every a < j is decided). The nodes
+     * merged into an earlier one are marked in bits: a node's earlier neighbours lie anywhere in
+     * node order, and their bits stay in the cache where their owners (32 times the bytes) do not;
+     * most nodes merge into nothing and write no bit */
+    unsigned char* merged = error == meshweld_Ok && graph.first ? (unsigned char*)mw_arenaAllocate(&arena, m / 8 + 1, 1) : NULL;
+    if (error == meshweld_Ok && graph.first && !merged)
+        error = meshweld_ErrorMemory;
+    if (merged) {
+        memset(merged, 0, m / 8 + 1);
         const uint32_t *first = graph.first, *earlier = graph.neighbour;
         for (size_t j = 0; j < m; ++j) {
             uint32_t best = MW_NONE;
             for (uint32_t k = first[j]; k < first[j + 1]; ++k) {
                 uint32_t a = earlier[k];
-                best = owner[a] == a && a < best ? a : best;
+                best = !(merged[a >> 3] >> (a & 7) & 1) && a < best ? a : best;
             }
             owner[j] = best == MW_NONE ? (uint32_t)j : best;
+            if (best != MW_NONE)
+                merged[j >> 3] |= (unsigned char)(1u << (j & 7));
         }
     }
     mw_arenaFree(&arena);
