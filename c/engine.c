@@ -716,14 +716,16 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
     return mw_engineWeldBoxed(owner, nodes, cells, NULL, trace);
 }
 
-int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                   const float box[6], int both, uint32_t* scratch, mw_EngineTrace* trace)
+/* Steps 1 and 2: the nodes sorted by cell, then the pairs within r, in pairs (whose buffers come from
+ * the arena; the sort's are freed). A trace of fewer than 4 phases stops after its last. */
+static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                          const float box[6], uint32_t* scratch, mw_EngineTrace* trace)
 {
     size_t m = nodes->count;
-    graph->first = graph->neighbour = NULL;
     mw_Sorted s;
     memset(&s, 0, sizeof(s));
-    mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, mw_testsPerNode(nodes->dim) * m + 65536};
+    mw_Pairs none = {NULL, NULL, 0, 0, 4 * m + 65536, 0, mw_testsPerNode(nodes->dim) * m + 65536};
+    *pairs = none;
     int phases = trace ? trace->phases : 5, error;
     if ((error = mw_sortNodes(&s, arena, nodes, cells, box, scratch)) != meshweld_Ok)
         return error;
@@ -737,28 +739,38 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
      * search stopped on its way (a set a little over the budget paid most of both); within it, the
      * search runs to its end */
     if (s.within > 2 * m) {
-        if (mw_countTests(&s, pairs.test_budget) > pairs.test_budget)
+        if (mw_countTests(&s, pairs->test_budget) > pairs->test_budget)
             return MW_DENSE;
-        pairs.test_budget = SIZE_MAX / 2;
+        pairs->test_budget = SIZE_MAX / 2;
     }
-    if ((error = mw_pairsRoom(&pairs, arena, m / 2 + 1024)) != meshweld_Ok)
+    if ((error = mw_pairsRoom(pairs, arena, m / 2 + 1024)) != meshweld_Ok)
         return error;
-    error = mw_findPairs(&pairs, arena, &s, nodes);
+    error = mw_findPairs(pairs, arena, &s, nodes);
     if (trace)
-        trace->tests = pairs.tests; /* those made before a dense set stopped the search, too */
+        trace->tests = pairs->tests; /* those made before a dense set stopped the search, too */
     if (error != meshweld_Ok)
         return error;
     if (trace) {
-        trace->pair_count = pairs.count;
-        for (size_t k = 0; trace->pairs && k < pairs.count && k < trace->pair_capacity; ++k)
-            trace->pairs[2 * k] = pairs.earlier[k], trace->pairs[2 * k + 1] = pairs.later[k];
+        trace->pair_count = pairs->count;
+        for (size_t k = 0; trace->pairs && k < pairs->count && k < trace->pair_capacity; ++k)
+            trace->pairs[2 * k] = pairs->earlier[k], trace->pairs[2 * k + 1] = pairs->later[k];
     }
-    if (phases <= 3)
-        return meshweld_Ok;
     mw_arenaRelease(arena, s.p);
     mw_arenaRelease(arena, s.start);
     mw_arenaRelease(arena, s.key);
     mw_arenaRelease(arena, s.touch);
+    return meshweld_Ok;
+}
+
+int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                   const float box[6], int both, uint32_t* scratch, mw_EngineTrace* trace)
+{
+    size_t m = nodes->count;
+    graph->first = graph->neighbour = NULL;
+    mw_Pairs pairs;
+    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, trace);
+    if (error != meshweld_Ok || (trace && trace->phases <= 3))
+        return error;
 
     /* step 3: each node's earlier neighbours (and, both, its later ones), by a counting sort of
      * the pairs */
@@ -787,6 +799,54 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
     return meshweld_Ok;
 }
 
+/* Step 3 of a weld: the pairs as words (later node above earlier node) sorted by the later node in
+ * radix passes of at most 11 bits, into *sorted (from the arena; the pairs' buffers are freed).
+ * The pairs come in cell order: a counting sort into lists by node, as mw_engineGraph builds
+ * them, wrote each pair into random memory twice, and needed a list start for every node. */
+static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, size_t m)
+{
+    size_t n = pairs->count;
+    uint64_t* words = (uint64_t*)mw_arenaAllocate(arena, n + 1, sizeof(uint64_t));
+    if (!words)
+        return meshweld_ErrorMemory;
+    int ordered = 1; /* already by later node (a row of points in input order along a line) */
+    for (size_t k = 0; k < n; ++k) {
+        words[k] = (uint64_t)pairs->later[k] << 32 | pairs->earlier[k];
+        ordered &= k == 0 || pairs->later[k] >= pairs->later[k - 1];
+    }
+    mw_arenaRelease(arena, pairs->earlier);
+    mw_arenaRelease(arena, pairs->later);
+    pairs->earlier = pairs->later = NULL;
+    int bits = 1;
+    while (bits < 32 && ((uint64_t)1 << bits) < (uint64_t)m)
+        ++bits;
+    int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    if (n < 2 || ordered) {
+        *sorted = words;
+        return meshweld_Ok;
+    }
+    uint64_t* other = (uint64_t*)mw_arenaAllocate(arena, n, sizeof(uint64_t));
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)1 << width, sizeof(uint32_t));
+    if (!other || !count)
+        return meshweld_ErrorMemory;
+    for (int pass = 0; pass < passes; ++pass) {
+        int by = 32 + pass * width;
+        uint64_t mask = ((uint64_t)1 << width) - 1;
+        memset(count, 0, ((size_t)1 << width) * sizeof(uint32_t));
+        for (size_t k = 0; k < n; ++k)
+            count[(words[k] >> by) & mask]++;
+        mw_startsOf(count, (size_t)1 << width);
+        for (size_t k = 0; k < n; ++k)
+            other[count[(words[k] >> by) & mask]++] = words[k];
+        uint64_t* swap = words;
+        words = other, other = swap;
+    }
+    mw_arenaRelease(arena, other);
+    mw_arenaRelease(arena, count);
+    *sorted = words;
+    return meshweld_Ok;
+}
+
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace)
 {
@@ -794,29 +854,38 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     if (m == 0)
         return meshweld_Ok;
     mw_Arena arena = {{0}, 0};
-    mw_Graph graph;
-    int error = mw_engineGraph(&graph, &arena, nodes, cells, box, 0, owner, trace); /* owner[] as scratch */
-    /* step 4: the greedy, in node order, over the graph alone (every a < j is decided). The nodes
-     * merged into an earlier one are marked in bits: a node's earlier neighbours lie anywhere in
-     * node order, and their bits stay in the cache where their owners (32 times the bytes) do not;
-     * most nodes merge into nothing and write no bit */
-    unsigned char* merged = error == meshweld_Ok && graph.first ? (unsigned char*)mw_arenaAllocate(&arena, m / 8 + 1, 1) : NULL;
-    if (error == meshweld_Ok && graph.first && !merged)
+    mw_Pairs pairs;
+    uint64_t* sorted = NULL;
+    unsigned char* merged = NULL;
+    int error = mw_enginePairs(&pairs, &arena, nodes, cells, box, owner, trace); /* owner[] as scratch */
+    if (error != meshweld_Ok || (trace && trace->phases <= 3))
+        goto out;
+    if ((error = mw_pairsByLater(&sorted, &pairs, &arena, m)) != meshweld_Ok || (trace && trace->phases <= 4))
+        goto out;
+    /* step 4: the greedy, in node order, over the pairs alone: every pair of a node comes after
+     * those of each earlier one, so its earlier neighbours are decided when it is met. A node
+     * merged into an earlier one is marked in bits: the neighbours lie anywhere in node order,
+     * and their bits stay in the cache where their owners (32 times the bytes) do not; a node
+     * with no pair stays its own. */
+    if (!(merged = (unsigned char*)mw_arenaAllocate(&arena, m / 8 + 1, 1))) {
         error = meshweld_ErrorMemory;
-    if (merged) {
-        memset(merged, 0, m / 8 + 1);
-        const uint32_t *first = graph.first, *earlier = graph.neighbour;
-        for (size_t j = 0; j < m; ++j) {
-            uint32_t best = MW_NONE;
-            for (uint32_t k = first[j]; k < first[j + 1]; ++k) {
-                uint32_t a = earlier[k];
-                best = !(merged[a >> 3] >> (a & 7) & 1) && a < best ? a : best;
-            }
-            owner[j] = best == MW_NONE ? (uint32_t)j : best;
-            if (best != MW_NONE)
-                merged[j >> 3] |= (unsigned char)(1u << (j & 7));
+        goto out;
+    }
+    memset(merged, 0, m / 8 + 1);
+    for (size_t j = 0; j < m; ++j)
+        owner[j] = (uint32_t)j;
+    for (size_t k = 0; k < pairs.count;) {
+        uint32_t j = (uint32_t)(sorted[k] >> 32), best = MW_NONE;
+        for (; k < pairs.count && (uint32_t)(sorted[k] >> 32) == j; ++k) {
+            uint32_t a = (uint32_t)sorted[k];
+            best = !(merged[a >> 3] >> (a & 7) & 1) && a < best ? a : best;
+        }
+        if (best != MW_NONE) {
+            owner[j] = best;
+            merged[j >> 3] |= (unsigned char)(1u << (j & 7));
         }
     }
+out:
     mw_arenaFree(&arena);
     return error;
 }
