@@ -33,6 +33,34 @@ static inline size_t mw_freePoint(const mw_Batch* b, size_t k)
     return b->free_point ? b->free_point[k] : k;
 }
 
+/* The numbering of a one-shot weld's outputs, in place of the owners (an owner is earlier, so its
+ * slot holds its output already), from outputs on; each output's first input and position written
+ * where they are wanted. dim is a constant where it is called, and the welder's fields are read
+ * once (the stores through out could alias them). Returns the outputs after the last. */
+MW_INLINE uint32_t mw_numberOutputs(const meshweld_Welder* w, const mw_Batch* b, uint32_t* out, uint32_t outputs,
+                                    const float* points, size_t stride, int dim)
+{
+    const uint32_t* owner = b->owner;
+    const uint32_t* free_point = b->free_point;
+    unsigned int* first = w->first;
+    float* kept = w->kept;
+    size_t free = b->free;
+    if (!first && !kept) {
+        for (size_t k = 0; k < free; ++k) {
+            uint32_t o = owner[k];
+            out[k] = o == k ? outputs++ : out[o];
+        }
+        return outputs;
+    }
+    for (size_t k = 0; k < free; ++k) {
+        uint32_t o = owner[k];
+        if (o == k)
+            mw_recordOutput(first, kept, outputs, points, stride, free_point ? free_point[k] : k, dim);
+        out[k] = o == k ? outputs++ : out[o];
+    }
+    return outputs;
+}
+
 /* The cell size for this batch: the index's, or the data's for a first batch; larger when a
  * coordinate is beyond the cells' range. MW_COARSE when that takes cells 64 times the data's
  * spacing and coarse is 0; 0 when the index's cells do. */
@@ -214,12 +242,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
              * nothing left to do */
             uint32_t* out = b.d.nodes == count ? (uint32_t*)remap : owner;
             uint32_t outputs = (uint32_t)w->reps.count;
-            for (size_t k = 0; k < b.free; ++k) {
-                uint32_t o = owner[k];
-                if (o == k && (w->kept || w->first))
-                    mw_recordOutput(w->first, w->kept, outputs, points, stride, mw_freePoint(&b, k), w->dim);
-                out[k] = o == k ? outputs++ : out[o];
-            }
+            outputs = w->dim == 3 ? mw_numberOutputs(w, &b, out, outputs, points, stride, 3)
+                                  : mw_numberOutputs(w, &b, out, outputs, points, stride, 2);
             w->reps.count = outputs;
             w->outputs_written = 1;
             in_remap = out != owner;
