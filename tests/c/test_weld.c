@@ -247,6 +247,8 @@ static void group_properties(void)
     }
 }
 
+static void expect_naive(const char* name, const float* p, size_t n, int dim, float r, int method);
+
 static void group_adversarial(void)
 {
     char name[128];
@@ -263,6 +265,34 @@ static void group_adversarial(void)
                 for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(i * r / sqrt((double)dim));
             snprintf(name, sizeof(name), "diagonal row r apart dim %d", dim);
             check_all(name, p, n, dim, r);
+            /* the engine's pairs sorted by their later point: in input order along the row they
+             * come sorted already, backwards along it each comes one point before the last, and
+             * with neighbours swapped in turn they come nearly sorted */
+            size_t m = 5000;
+            float* q = (float*)calloc(m * dim, sizeof(float));
+            for (int order = 0; order < 3; ++order) {
+                for (size_t i = 0; i < m; ++i) {
+                    size_t at = order == 0 ? i : order == 1 ? m - 1 - i : (i ^ 1) < m ? i ^ 1 : i;
+                    q[i * dim] = (float)at * 0.75f * r, q[i * dim + 1] = (float)(at % 3) * 0.25f * r;
+                }
+                snprintf(name, sizeof(name), "row 0.75 r apart dim %d, %s", dim,
+                         order == 0 ? "in order" : order == 1 ? "backwards" : "neighbours swapped");
+                expect_naive(name, q, m, dim, r, meshweld_MethodAuto);
+            }
+            /* chains of three whose pairs come one point out of order: the cell of x in [0, 2r) holds
+             * points 3t + 1 (x = 1.5 r) and 3t + 2 (0.7 r), and point 3t (2.2 r) lies in the next
+             * cell, so the search finds (3t + 1, 3t + 2) before (3t, 3t + 1); the sort must put
+             * them back (the greedy keeps 3t and 3t + 2) */
+            size_t chains = 1000;
+            for (size_t t = 0; t < chains; ++t)
+                for (size_t k = 0; k < 3; ++k) {
+                    float* at = q + (3 * t + k) * dim;
+                    at[0] = (k == 0 ? 2.2f : k == 1 ? 1.5f : 0.7f) * r, at[1] = (float)t * 10.0f * r;
+                    if (dim == 3) at[2] = 0.0f;
+                }
+            snprintf(name, sizeof(name), "chains with pairs out of order dim %d", dim);
+            expect_naive(name, q, 3 * chains, dim, r, meshweld_MethodAuto);
+            free(q);
             free(p);
         }
         /* a lattice at spacing r/2 */
