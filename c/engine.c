@@ -8,12 +8,15 @@
  *   2. find every pair within r in cell order: each cell against itself and the half of its
  *      neighbours that come after it (13 in 3D, 4 in 2D), as molecular-dynamics cell lists do, so
  *      each pair is met once; a point tests a neighbour only when its r-box touches it;
- *   3. list, for each node, its earlier neighbours (a counting sort of the pairs by the later one);
+ *   3. sort the pairs by their later node (radix passes; none when they come in that order), which
+ *      lists each node's earlier neighbours (the attribute weld takes both directions as lists by
+ *      node instead, mw_engineGraph);
  *   4. walk the nodes in order over that graph alone: a node merges into its earliest neighbour
- *      that is a representative, else it becomes one.
+ *      that is a representative, else it becomes one (the merged ones marked in bits).
  * Step 4 is the naive greedy itself, restricted to the only candidates that can pass its test, so
- * the result is the naive one bit for bit. Every memory access of steps 1 and 2 walks forward; the
- * random ones left are one counter and one store per pair, and one read per pair in step 4.
+ * the result is the naive one bit for bit. Every memory access of steps 1 to 3 walks forward or
+ * into a radix pass's runs; the random ones left are one bit read per pair in step 4, in m / 8
+ * bytes.
  *
  * Dense clusters (everything within r of everything) would make the pairs quadratic: when the
  * tests or pairs pass a budget the engine stops and says so (MW_DENSE), and the caller welds
