@@ -136,7 +136,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             mw_DataCells cells;
             mw_dataCellsSet(&cells, size, o.radius);
             mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
-            error = mw_engineGraph(&graph, &arena, &list, &cells, NULL, 1, owner, NULL);
+            error = mw_engineGraph(&graph, &arena, &list, &cells, NULL, owner);
             if (error != meshweld_Ok && error != MW_DENSE)
                 goto done;
             error = meshweld_ErrorMemory;

@@ -9,7 +9,7 @@
  *      neighbours that come after it (13 in 3D, 4 in 2D), as molecular-dynamics cell lists do, so
  *      each pair is met once; a point tests a neighbour only when its r-box touches it;
  *   3. sort the pairs by their later node (radix passes; none when they come in that order), which
- *      lists each node's earlier neighbours (the attribute weld takes both directions as lists by
+ *      lists each node's earlier neighbours (the attribute weld takes lists of every neighbour by
  *      node instead, mw_engineGraph);
  *   4. walk the nodes in order over that graph alone: a node merges into its earliest neighbour
  *      that is a representative, else it becomes one (the merged ones marked in bits).
@@ -208,6 +208,32 @@ static void mw_startsOf(uint32_t* count, size_t n)
     }
 }
 
+/* Bits that number n things (2^bits >= n). */
+static int mw_bitsFor(uint64_t n)
+{
+    int bits = 0;
+    while (bits < 64 && ((uint64_t)1 << bits) < n)
+        bits++;
+    return bits;
+}
+
+/* A radix sort's digits for keys of bits bits: as few passes of at most 11 bits as they need. */
+static void mw_radixDigits(int bits, int* passes, int* width)
+{
+    *passes = (bits + 10) / 11;
+    *width = *passes > 0 ? (bits + *passes - 1) / *passes : 1;
+}
+
+/* One stable radix pass of words by the digit (word >> by) & mask, at[] holding each digit's
+ * next place. */
+MW_INLINE void mw_radixPass(uint64_t* to, const uint64_t* from, size_t n, uint32_t* at, int by, uint64_t mask)
+{
+    for (size_t j = 0; j < n; ++j) {
+        uint64_t k = from[j];
+        to[at[(k >> by) & mask]++] = k;
+    }
+}
+
 /* Nodes from which a radix sort of packed words goes by buckets (mw_bucketCells): where the
  * input and the sorted points together pass the last-level cache, and the gather's reads of the
  * input at random miss (measured: 0.82-0.85 of the weld's time at 4M uniform points in
@@ -319,11 +345,9 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
                          double range, int dense)
 {
     size_t m = nodes->count;
-    int bits = 1, low = 0; /* key bits; node bits in a packed word */
+    int bits = 1, low = mw_bitsFor(m); /* key bits; node bits in a packed word */
     while (bits < 64 && (double)((uint64_t)1 << bits) < range)
         bits++;
-    while (low < 32 && ((uint64_t)1 << low) < m)
-        low++;
     int packed = bits + 5 + low <= 64;
     if (packed && m >= mw_bucketed && bits <= 11 + 3 * 8) {
         int error = mw_bucketCells(s, arena, nodes, cells, bits, low, dense ? (size_t)range : 0);
@@ -331,7 +355,8 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
             return error;
     }
     int shift = packed ? low + 5 : 0; /* the key's place in a word */
-    int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    int passes, width;
+    mw_radixDigits(bits, &passes, &width);
     int digits = passes < 3 ? 3 : passes; /* the key pass counts three digits at least (unused ones count 0) */
     uint32_t mask = ((uint32_t)1 << width) - 1;
     uint64_t* keys = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
@@ -371,10 +396,7 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
         uint32_t* at = count + ((size_t)p << width);
         int by = shift + p * width;
         if (packed) {
-            for (size_t j = 0; j < m; ++j) {
-                uint64_t k = keys[j];
-                keys2[at[(k >> by) & mask]++] = k;
-            }
+            mw_radixPass(keys2, keys, m, at, by, mask);
         } else {
             for (size_t j = 0; j < m; ++j) {
                 uint32_t to = at[(keys[j] >> by) & mask]++;
@@ -766,32 +788,29 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
 }
 
 int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                   const float box[6], int both, uint32_t* scratch, mw_EngineTrace* trace)
+                   const float box[6], uint32_t* scratch)
 {
     size_t m = nodes->count;
     graph->first = graph->neighbour = NULL;
     mw_Pairs pairs;
-    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, trace);
-    if (error != meshweld_Ok || (trace && trace->phases <= 3))
+    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL);
+    if (error != meshweld_Ok)
         return error;
 
-    /* step 3: each node's earlier neighbours (and, both, its later ones), by a counting sort of
-     * the pairs */
-    size_t entries = both ? 2 * pairs.count : pairs.count;
+    /* step 3: each node's neighbours, earlier then later ones, by a counting sort of the pairs */
+    size_t entries = 2 * pairs.count;
     uint32_t* first = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
     uint32_t* neighbour = (uint32_t*)mw_arenaAllocate(arena, entries + 1, sizeof(uint32_t));
     if (!first || !neighbour)
         return meshweld_ErrorMemory;
     memset(first, 0, (m + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < pairs.count; ++k)
-        first[pairs.later[k] + 1]++;
-    for (size_t k = 0; both && k < pairs.count; ++k)
-        first[pairs.earlier[k] + 1]++;
+        first[pairs.later[k] + 1]++, first[pairs.earlier[k] + 1]++;
     for (size_t j = 0; j < m; ++j)
         first[j + 1] += first[j];
     for (size_t k = 0; k < pairs.count; ++k)
         neighbour[first[pairs.later[k]]++] = pairs.earlier[k];
-    for (size_t k = 0; both && k < pairs.count; ++k)
+    for (size_t k = 0; k < pairs.count; ++k)
         neighbour[first[pairs.earlier[k]]++] = pairs.later[k];
     for (size_t j = m; j > 0; --j)
         first[j] = first[j - 1];
@@ -820,10 +839,8 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
     mw_arenaRelease(arena, pairs->earlier);
     mw_arenaRelease(arena, pairs->later);
     pairs->earlier = pairs->later = NULL;
-    int bits = 1;
-    while (bits < 32 && ((uint64_t)1 << bits) < (uint64_t)m)
-        ++bits;
-    int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    int passes, width;
+    mw_radixDigits(mw_bitsFor(m), &passes, &width);
     if (n < 2 || ordered) {
         *sorted = words;
         return meshweld_Ok;
@@ -839,8 +856,7 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
         for (size_t k = 0; k < n; ++k)
             count[(words[k] >> by) & mask]++;
         mw_startsOf(count, (size_t)1 << width);
-        for (size_t k = 0; k < n; ++k)
-            other[count[(words[k] >> by) & mask]++] = words[k];
+        mw_radixPass(other, words, n, count, by, mask);
         uint64_t* swap = words;
         words = other, other = swap;
     }

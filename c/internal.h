@@ -558,15 +558,14 @@ typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
 /* Steps 1 to 3 alone: the graph of the nodes within r of each other. Node j's neighbours are
- * neighbour[first[j] .. first[j + 1]): the earlier ones, or every one when both is set (in no
- * particular order). Both arrays come from the arena; scratch is room for count words; box may be
- * NULL. first is NULL when a trace stopped before the graph. */
+ * neighbour[first[j] .. first[j + 1]): every one, the earlier ones first. Both arrays come from
+ * the arena; scratch is room for count words; box may be NULL. */
 typedef struct mw_Graph {
     uint32_t* first;
     uint32_t* neighbour;
 } mw_Graph;
 int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                   const float box[6], int both, uint32_t* scratch, mw_EngineTrace* trace);
+                   const float box[6], uint32_t* scratch);
 /* The same, given the nodes' box (low[3] then high[3], z = 0 in 2D), which it then need not find. */
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace);
