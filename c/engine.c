@@ -61,6 +61,11 @@ typedef struct mw_Sorted {
      * neighbours it touches */
     uint8_t touched[27][13];
     uint8_t touched_count[27];
+    /* the same neighbours as runs of consecutive keys, each a range of sorted points: run k spans
+     * the shells run_first[t][k] to run_last[t][k]; run_self[t] when the first run begins at the
+     * next key (shell (1, 0, 0)), so that it joins the rest of the point's own cell */
+    uint8_t run_first[27][13], run_last[27][13];
+    uint8_t run_count[27], run_self[27];
 } mw_Sorted;
 
 typedef struct mw_Pairs {
@@ -142,6 +147,18 @@ static void mw_shellSetup(mw_Sorted* s, int dim)
             if ((!d[0] || d[0] == touch[0]) && (!d[1] || d[1] == touch[1]) && (!d[2] || d[2] == touch[2]))
                 s->touched[t][s->touched_count[t]++] = (uint8_t)k;
         }
+        /* the shells come in key order: touched ones whose keys follow each other are one run
+         * (any two, whatever the box: the run is exactly the cells of its keys) */
+        int runs = 0;
+        for (int j = 0; j < s->touched_count[t]; ++j) {
+            uint8_t k = s->touched[t][j];
+            if (runs > 0 && s->delta[k] == s->delta[s->run_last[t][runs - 1]] + 1)
+                s->run_last[t][runs - 1] = k;
+            else
+                s->run_first[t][runs] = s->run_last[t][runs] = k, runs++;
+        }
+        s->run_count[t] = (uint8_t)runs;
+        s->run_self[t] = runs > 0 && s->delta[s->run_first[t][0]] == 1;
     }
 }
 
@@ -581,10 +598,10 @@ static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, 
     return n;
 }
 
-/* The cell whose key is key[c] + delta (a half-shell neighbour of cell c, so after it), or cells.
- * The wanted keys grow with c, so a cursor per offset only moves forward: galloping from it costs
+/* The first cell whose key is at least key[c] + delta (delta > 0: after cell c), or cells. The
+ * wanted keys grow with c, so a cursor per offset only moves forward: galloping from it costs
  * O(cells) per offset over the whole search, whatever the gaps. */
-MW_INLINE size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t* cursor)
+MW_INLINE size_t mw_lowerBound(const mw_Sorted* s, size_t c, uint64_t delta, size_t* cursor)
 {
     if (!s->key)
         return c + delta;
@@ -604,7 +621,28 @@ MW_INLINE size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size
             hi = mid;
     }
     *cursor = lo;
-    return lo < s->cells && s->key[lo] == want ? lo : s->cells;
+    return lo;
+}
+
+/* The cell whose key is key[c] + delta (a half-shell neighbour of cell c, so after it), or cells. */
+MW_INLINE size_t mw_neighbour(const mw_Sorted* s, size_t c, uint64_t delta, size_t* cursor)
+{
+    size_t b = mw_lowerBound(s, c, delta, cursor);
+    return !s->key || (b < s->cells && s->key[b] == s->key[c] + delta) ? b : s->cells;
+}
+
+/* The cells [*lo, returned) of keys key[c] + delta[first] to key[c] + delta[last], a run of
+ * consecutive keys (some may hold no cell). */
+MW_INLINE size_t mw_runCells(const mw_Sorted* s, size_t c, int first, int last, size_t* cursor, size_t* lo)
+{
+    size_t b = mw_lowerBound(s, c, s->delta[first], &cursor[first]);
+    *lo = b;
+    if (!s->key)
+        return b + (s->delta[last] - s->delta[first]) + 1;
+    uint64_t end = s->key[c] + s->delta[last];
+    while (b < s->cells && s->key[b] <= end) /* at most the run's length: 3 */
+        b++;
+    return b;
 }
 
 /* The tests the search may have made before node i of m (in cell order): the budget's share up to
@@ -668,32 +706,30 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     for (size_t c = 0; c < s->cells; ++c) {
         size_t from = s->start[c], to = s->start[c + 1];
         for (size_t i = from; i < to; ++i) {
-            int count = s->touched_count[s->touch[i]];
-            if (i + 1 == to && count == 0)
+            unsigned int t = s->touch[i];
+            int runs = s->run_count[t], k = 0;
+            if (i + 1 == to && runs == 0)
                 continue; /* the last of its cell, its r-box inside it: no candidate */
             double p[3] = {q[i].x, q[i].y, q[i].z};
             uint32_t a = q[i].node;
-            /* the rest of the cell */
-            if (i + 1 < to) {
-                if (n + (to - i - 1) > capacity &&
-                    (error = mw_pairsGrow(pairs, arena, n, to - i - 1, &earlier, &later, &capacity)) != meshweld_Ok)
-                    goto out;
-                n = mw_pairsNear(earlier, later, n, q, p, a, i + 1, to, r2);
-                tests += to - i - 1;
-            }
-            /* the half-shell neighbours its r-box touches (none when it lies in the cell) */
-            const uint8_t* touched = s->touched[s->touch[i]];
-            for (int k = 0; k < count; ++k) {
-                int shell = touched[k];
-                size_t b = mw_neighbour(s, c, s->delta[shell], &cursor[shell]);
-                if (b >= s->cells)
-                    continue;
-                size_t lo = s->start[b], hi = s->start[b + 1];
-                if (n + (hi - lo) > capacity &&
-                    (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
-                    goto out;
-                n = mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
-                tests += hi - lo;
+            /* the rest of the cell, and the next cells when the first run begins there; then each
+             * run of touched half-shell neighbours whose keys follow each other, one range of
+             * sorted points (none when the r-box lies in the cell) */
+            size_t lo = i + 1, hi = to, b0;
+            if (s->run_self[t])
+                hi = s->start[mw_runCells(s, c, s->run_first[t][0], s->run_last[t][0], cursor, &b0)], k = 1;
+            for (;;) {
+                if (lo < hi) {
+                    if (n + (hi - lo) > capacity &&
+                        (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
+                        goto out;
+                    n = mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
+                    tests += hi - lo;
+                }
+                if (k == runs)
+                    break;
+                size_t b1 = mw_runCells(s, c, s->run_first[t][k], s->run_last[t][k], cursor, &b0);
+                lo = s->start[b0], hi = s->start[b1], k++;
             }
             if (tests > limit) {
                 /* past the budget, or past its share so far by half again: the rest would most
