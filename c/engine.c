@@ -7,7 +7,9 @@
  *      cell keeps node order) and copy their coordinates into that order;
  *   2. find every pair within r in cell order: each cell against itself and the half of its
  *      neighbours that come after it (13 in 3D, 4 in 2D), as molecular-dynamics cell lists do, so
- *      each pair is met once; a point tests a neighbour only when its r-box touches it;
+ *      each pair is met once; a point tests a neighbour only when its r-box touches it, and the
+ *      touched cells whose keys follow each other (a row of up to three) are one range of sorted
+ *      points, one candidate loop;
  *   3. sort the pairs by their later node (radix passes; none when they come in that order), which
  *      lists each node's earlier neighbours (the attribute weld takes lists of every neighbour by
  *      node instead, mw_engineGraph);
@@ -579,16 +581,21 @@ static int mw_pairsGrow(mw_Pairs* pairs, mw_Arena* arena, size_t n, size_t more,
 
 /* The pairs within r between sorted point i and the sorted points [from, to), written from pair
  * n on (room made); returns the new count. A branch-free candidate loop: the candidate's sorted
- * position is written, then counted when it holds; the few that hold become node pairs after. */
-static inline size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q,
-                                  const double p[3], uint32_t a, size_t from, size_t to, double r2)
+ * position is written, then counted when it holds; the few that hold become node pairs after.
+ * dim is a constant where it is called: in 2D the distance is mw_distance2's, without z. */
+MW_INLINE size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, const mw_Point4* q, const double p[3],
+                              uint32_t a, size_t from, size_t to, double r2, int dim)
 {
     double px = p[0], py = p[1], pz = p[2];
     size_t first = n;
     for (size_t t = from; t < to; ++t) {
-        double dx = px - q[t].x, dy = py - q[t].y, dz = pz - q[t].z;
+        double dx = px - q[t].x, dy = py - q[t].y, d = mw_squared(dx) + mw_squared(dy);
+        if (dim == 3) {
+            double dz = pz - q[t].z;
+            d += mw_squared(dz);
+        }
         later[n] = (uint32_t)t;
-        n += mw_squared(dx) + mw_squared(dy) + mw_squared(dz) <= r2;
+        n += d <= r2;
     }
     for (size_t k = first; k < n; ++k) {
         uint32_t b = q[later[k]].node;
@@ -692,8 +699,8 @@ static MW_NOINLINE size_t mw_countTests(const mw_Sorted* s, size_t limit)
 }
 
 /* Step 2. The pair count, the buffers and the tests live in locals; pairs is brought up to date
- * when the buffers grow and on the way out. */
-static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes)
+ * when the buffers grow and on the way out. dim is a constant where it is called. */
+MW_INLINE int mw_findPairsIn(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes, int dim)
 {
     double r2 = nodes->radius * nodes->radius;
     const mw_Point4* q = s->p;
@@ -723,7 +730,7 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
                     if (n + (hi - lo) > capacity &&
                         (error = mw_pairsGrow(pairs, arena, n, hi - lo, &earlier, &later, &capacity)) != meshweld_Ok)
                         goto out;
-                    n = mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2);
+                    n = mw_pairsNear(earlier, later, n, q, p, a, lo, hi, r2, dim);
                     tests += hi - lo;
                 }
                 if (k == runs)
@@ -745,6 +752,11 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
 out:
     pairs->count = n, pairs->tests = tests;
     return error;
+}
+
+static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, const mw_Nodes* nodes)
+{
+    return nodes->dim == 3 ? mw_findPairsIn(pairs, arena, s, nodes, 3) : mw_findPairsIn(pairs, arena, s, nodes, 2);
 }
 
 /* The trace's record of the sort: the order, and the occupied cells with their keys. */
