@@ -8,8 +8,9 @@
  *   2. find every pair within r in cell order: each cell against itself and the half of its
  *      neighbours that come after it (13 in 3D, 4 in 2D), as molecular-dynamics cell lists do, so
  *      each pair is met once; a point tests a neighbour only when its r-box touches it, and the
- *      touched cells whose keys follow each other (a row of up to three) are one range of sorted
- *      points, one candidate loop;
+ *      touched cells whose keys follow each other (the two a box of cells >= 2r can touch in a
+ *      row, or the point's own cell and the next) are one range of sorted points, one candidate
+ *      loop;
  *   3. sort the pairs by their later node (radix passes; none when they come in that order), which
  *      lists each node's earlier neighbours (the attribute weld takes lists of every neighbour by
  *      node instead, mw_engineGraph);
@@ -647,7 +648,7 @@ MW_INLINE size_t mw_runCells(const mw_Sorted* s, size_t c, int first, int last, 
     if (!s->key)
         return b + (s->delta[last] - s->delta[first]) + 1;
     uint64_t end = s->key[c] + s->delta[last];
-    while (b < s->cells && s->key[b] <= end) /* at most the run's length: 3 */
+    while (b < s->cells && s->key[b] <= end) /* at most the run's length: 2 */
         b++;
     return b;
 }
