@@ -17,6 +17,7 @@
 #define MW_CHUNK 1024 /* points for which room is made at a time (more at once would grow the table
                        * of a small weld for points that are mostly duplicates); MW_PROBE is a
                        * whole number of chunks */
+#define MW_AHEAD 8     /* lookups between the prefetch of a slot and its use */
 
 void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim, const mw_Distinct* d)
 {
@@ -144,11 +145,26 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
     float box[6] = {low[0], low[1], low[2], high[0], high[1], high[2]};
     size_t nodes = d->nodes, found = 0;
     float bad = 0.0f;
+    /* the keys and hashes of the next MW_AHEAD points wait in a ring, so that the lookup of point
+     * i starts loading the slot of point i + MW_AHEAD: a lookup is a cache miss in a table larger
+     * than the cache, and the branch on its answer, which the predictor cannot learn, would
+     * otherwise keep the next misses from starting */
+    uint32_t ring[MW_AHEAD][4]; /* key, hash */
+    for (size_t i = from; i < to && i - from < MW_AHEAD; ++i) {
+        uint32_t* next = ring[i % MW_AHEAD];
+        mw_exactKey(mw_point(points, stride, i), dim, next);
+        next[3] = mw_hash(next[0], next[1], next[2]);
+    }
     for (size_t i = from; i < to; ++i) {
-        uint32_t key[3];
+        uint32_t* next = ring[i % MW_AHEAD];
+        uint32_t key[3] = {next[0], next[1], next[2]}, hash = next[3];
+        if (to - i > MW_AHEAD) {
+            mw_exactKey(mw_point(points, stride, i + MW_AHEAD), dim, next);
+            next[3] = mw_hash(next[0], next[1], next[2]);
+            MW_PREFETCH(&table.entries[next[3] & table.mask]);
+        }
         const float* src = mw_point(points, stride, i);
-        mw_exactKey(src, dim, key);
-        mw_Entry* e = mw_tableFind(&table, key[0], key[1], key[2]);
+        mw_Entry* e = mw_tableFindHashed(&table, hash, key[0], key[1], key[2]);
         if (e->value != MW_NONE) {
             found++;
             if (e->value > placeholder) {

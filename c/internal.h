@@ -77,6 +77,17 @@ static inline double mw_rounded(double x)
 #define MW_NOINLINE
 #endif
 
+/* Starts loading the cache line at p, for a lookup a few iterations later: a prefetch where the
+ * compiler has one; in WebAssembly, which has none, a load whose value is dropped (volatile, so it
+ * stays), which the engine cannot drop either since a load may trap. */
+#if defined(__wasm__)
+#define MW_PREFETCH(p) ((void)*(const volatile unsigned char*)(const void*)(p))
+#elif defined(__GNUC__) || defined(__clang__)
+#define MW_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define MW_PREFETCH(p) ((void)(p))
+#endif
+
 /* x * x rounded to double before any sum: an empty asm that claims to change the product keeps a
  * compiler from fusing it into an fma with what it is added to (the squares of float differences
  * are not always exact: a difference can carry up to 53 bits). Free where it applies: the value
@@ -200,10 +211,16 @@ static inline int32_t mw_floor(double x)
 static inline mw_Entry* mw_tableFindHashed(const mw_Table* table, uint32_t hash, uint32_t a, uint32_t b, uint32_t c)
 {
     size_t i = hash & table->mask;
+    /* the first two words compared as one 64-bit word (both sides laid out as in memory, so that
+     * the byte order does not matter) */
+    const uint32_t first[2] = {a, b};
+    uint64_t ab, key01;
+    memcpy(&ab, first, sizeof(ab));
     for (;;) {
         mw_Entry* e = &table->entries[i];
+        memcpy(&key01, e->key, sizeof(key01));
         /* one branch per probe: empty or equal */
-        if ((e->value == MW_NONE) | ((e->key[0] == a) & (e->key[1] == b) & (e->key[2] == c)))
+        if ((e->value == MW_NONE) | ((key01 == ab) & (e->key[2] == c)))
             return e;
         i = (i + 1) & table->mask;
     }
