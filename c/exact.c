@@ -18,6 +18,7 @@
                        * of a small weld for points that are mostly duplicates); MW_PROBE is a
                        * whole number of chunks */
 #define MW_AHEAD 8     /* lookups between the prefetch of a slot and its use */
+#define MW_CACHED_SLOTS 16384 /* tables of more slots (256 KB) prefetch their slots */
 
 void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim, const mw_Distinct* d)
 {
@@ -132,36 +133,43 @@ static inline float mw_boxAdd(const float* q, int dim, float low[3], float high[
     return (x - x) + (y - y) + (z - z);
 }
 
-/* Points [from, to) looked up, and inserted when new (room made), for mw_exactPass; dim is a
- * constant where it is called, and the table's fields and the box are kept in locals (the stores
- * through remap could alias them). Returns the box's finite check of the new positions and of
- * those first met in an earlier batch: a duplicate of this batch has its node's coordinates (up
- * to the sign of 0). */
+/* Points [from, to) looked up, and inserted when new (room made), for mw_exactPass; dim and
+ * ahead are constants where it is called, and the table's fields and the box are kept in locals
+ * (the stores through remap could alias them). Returns the box's finite check of the new positions
+ * and of those first met in an earlier batch: a duplicate of this batch has its node's coordinates
+ * (up to the sign of 0).
+ *
+ * With ahead, the keys and hashes of the next MW_AHEAD points wait in a ring, and the lookup of
+ * point i starts loading the slot of point i + MW_AHEAD: in a table larger than the cache a lookup
+ * is a miss, and the branch on its answer, which the predictor cannot learn, would otherwise keep
+ * the next misses from starting. In a table the cache holds that is only more work. */
 MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float* points, size_t from, size_t to,
-                              size_t stride, int dim, mw_Distinct* d, uint32_t placeholder, float low[3],
-                              float high[3], size_t* hits)
+                              size_t stride, int dim, int ahead, mw_Distinct* d, uint32_t placeholder,
+                              float low[3], float high[3], size_t* hits)
 {
     mw_Table table = *exact;
     float box[6] = {low[0], low[1], low[2], high[0], high[1], high[2]};
     size_t nodes = d->nodes, found = 0;
     float bad = 0.0f;
-    /* the keys and hashes of the next MW_AHEAD points wait in a ring, so that the lookup of point
-     * i starts loading the slot of point i + MW_AHEAD: a lookup is a cache miss in a table larger
-     * than the cache, and the branch on its answer, which the predictor cannot learn, would
-     * otherwise keep the next misses from starting */
     uint32_t ring[MW_AHEAD][4]; /* key, hash */
-    for (size_t i = from; i < to && i - from < MW_AHEAD; ++i) {
+    for (size_t i = from; ahead && i < to && i - from < MW_AHEAD; ++i) {
         uint32_t* next = ring[i % MW_AHEAD];
         mw_exactKey(mw_point(points, stride, i), dim, next);
         next[3] = mw_hash(next[0], next[1], next[2]);
     }
     for (size_t i = from; i < to; ++i) {
-        uint32_t* next = ring[i % MW_AHEAD];
-        uint32_t key[3] = {next[0], next[1], next[2]}, hash = next[3];
-        if (to - i > MW_AHEAD) {
-            mw_exactKey(mw_point(points, stride, i + MW_AHEAD), dim, next);
-            next[3] = mw_hash(next[0], next[1], next[2]);
-            MW_PREFETCH(&table.entries[next[3] & table.mask]);
+        uint32_t key[3], hash;
+        if (ahead) {
+            uint32_t* next = ring[i % MW_AHEAD];
+            key[0] = next[0], key[1] = next[1], key[2] = next[2], hash = next[3];
+            if (to - i > MW_AHEAD) {
+                mw_exactKey(mw_point(points, stride, i + MW_AHEAD), dim, next);
+                next[3] = mw_hash(next[0], next[1], next[2]);
+                MW_PREFETCH(&table.entries[next[3] & table.mask]);
+            }
+        } else {
+            mw_exactKey(mw_point(points, stride, i), dim, key);
+            hash = mw_hash(key[0], key[1], key[2]);
         }
         const float* src = mw_point(points, stride, i);
         mw_Entry* e = mw_tableFindHashed(&table, hash, key[0], key[1], key[2]);
@@ -221,8 +229,11 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                     return meshweld_ErrorMemory;
                 }
             }
-            float bad = dim == 3 ? mw_exactChunk(exact, remap, points, from, to, stride, 3, d, placeholder, low, high, &hits)
-                                 : mw_exactChunk(exact, remap, points, from, to, stride, 2, d, placeholder, low, high, &hits);
+            int ahead = exact->mask >= MW_CACHED_SLOTS;
+            float bad = dim == 3 ? (ahead ? mw_exactChunk(exact, remap, points, from, to, stride, 3, 1, d, placeholder, low, high, &hits)
+                                          : mw_exactChunk(exact, remap, points, from, to, stride, 3, 0, d, placeholder, low, high, &hits))
+                                 : (ahead ? mw_exactChunk(exact, remap, points, from, to, stride, 2, 1, d, placeholder, low, high, &hits)
+                                          : mw_exactChunk(exact, remap, points, from, to, stride, 2, 0, d, placeholder, low, high, &hits));
             looks += to - from;
             if (bad != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
