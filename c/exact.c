@@ -158,6 +158,7 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
         next[3] = mw_hash(next[0], next[1], next[2]);
     }
     for (size_t i = from; i < to; ++i) {
+        const float* src = mw_point(points, stride, i);
         uint32_t key[3], hash;
         if (ahead) {
             uint32_t* next = ring[i % MW_AHEAD];
@@ -168,10 +169,9 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
                 MW_PREFETCH(&table.entries[next[3] & table.mask]);
             }
         } else {
-            mw_exactKey(mw_point(points, stride, i), dim, key);
+            mw_exactKey(src, dim, key);
             hash = mw_hash(key[0], key[1], key[2]);
         }
-        const float* src = mw_point(points, stride, i);
         mw_Entry* e = mw_tableFindHashed(&table, hash, key[0], key[1], key[2]);
         if (e->value != MW_NONE) {
             found++;
@@ -229,11 +229,12 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
                     return meshweld_ErrorMemory;
                 }
             }
+            /* the chunk's loop compiled for each dim and look-ahead */
+#define MW_CHUNK_AS(D, A) mw_exactChunk(exact, remap, points, from, to, stride, D, A, d, placeholder, low, high, &hits)
             int ahead = exact->mask >= MW_CACHED_SLOTS;
-            float bad = dim == 3 ? (ahead ? mw_exactChunk(exact, remap, points, from, to, stride, 3, 1, d, placeholder, low, high, &hits)
-                                          : mw_exactChunk(exact, remap, points, from, to, stride, 3, 0, d, placeholder, low, high, &hits))
-                                 : (ahead ? mw_exactChunk(exact, remap, points, from, to, stride, 2, 1, d, placeholder, low, high, &hits)
-                                          : mw_exactChunk(exact, remap, points, from, to, stride, 2, 0, d, placeholder, low, high, &hits));
+            float bad = dim == 3 ? (ahead ? MW_CHUNK_AS(3, 1) : MW_CHUNK_AS(3, 0))
+                                 : (ahead ? MW_CHUNK_AS(2, 1) : MW_CHUNK_AS(2, 0));
+#undef MW_CHUNK_AS
             looks += to - from;
             if (bad != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
