@@ -108,12 +108,15 @@ const text = (page, selector) => page.locator(selector).textContent();
 const number = async (page, selector) => Number((await text(page, selector)).replace(/[^0-9.]/g, ''));
 const pixels = (page) => page.evaluate(() => document.querySelector('#cloud').toDataURL());
 const query = async (page) => new URLSearchParams(await page.evaluate(() => location.search));
+// How long a wait for the page to take in a change may last: generous, since a loaded machine
+// (CI, tests in parallel) can be slow. It bounds a wait; it asserts nothing about speed.
+const PATIENCE = 20000;
 const waitForQuery = (page, key, value) =>
-  page.waitForFunction(([k, v]) => new URLSearchParams(location.search).get(k) === v, [key, value], { timeout: 5000 });
+  page.waitForFunction(([k, v]) => new URLSearchParams(location.search).get(k) === v, [key, value], { timeout: PATIENCE });
 
 // An edit in the URL (move=i_x_y, add=x_y), its coordinates within a pixel of the expected ones.
 async function near(page, key, want) {
-  await page.waitForFunction((k) => new URLSearchParams(location.search).has(k), key, { timeout: 5000 });
+  await page.waitForFunction((k) => new URLSearchParams(location.search).has(k), key, { timeout: PATIENCE });
   const got = (await query(page)).get(key).split('_').map(Number);
   assert.equal(got.length, want.length, `${key}=${got}`);
   got.forEach((v, k) => assert.ok(Math.abs(v - want[k]) <= 0.25, `${key}=${got.join('_')}, expected about ${want.join('_')}`));
@@ -292,7 +295,7 @@ test('step mode walks the greedy loop forward and back, and plays to the end', a
   await settle(page);
   await page.mouse.move(5, 5);
   await settle(page);
-  await page.waitForFunction(() => Number(new URLSearchParams(location.search).get('zoom')) > 5, null, { timeout: 5000 });
+  await page.waitForFunction(() => Number(new URLSearchParams(location.search).get('zoom')) > 5, null, { timeout: PATIENCE });
   assert.equal(await page.isDisabled('#zoom-reset'), false);
   await page.click('#step-forward');
   await settle(page);
@@ -315,7 +318,7 @@ test('step mode walks the greedy loop forward and back, and plays to the end', a
   await settle(page);
   assert.match(await text(page, '#step-text'), /^Point 1 .*all 4 cells searched; the earliest kept point within r is output 0/);
   await page.click('#step-play');
-  await page.waitForFunction(() => document.querySelector('#step-count').textContent === 'step 5 of 5', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#step-count').textContent === 'step 5 of 5', null, { timeout: PATIENCE });
   await settle(page);
   assert.equal(await text(page, '#step-play'), 'play', 'playing stops at the end');
   await page.click('#step-all');
@@ -375,7 +378,7 @@ test('3D: a dropped STL and a chosen OBJ weld into closed meshes, open edges sho
     transfer.items.add(new File([new Uint8Array(bytes)], 'gearwheel.bin.stl'));
     document.querySelector('#mesh').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   }, [...stl]);
-  await page.waitForFunction(() => document.querySelector('#mesh').dataset.loaded === '1', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#mesh').dataset.loaded === '1', null, { timeout: PATIENCE });
   await settle(page);
   const figures = async () => Promise.all(
     ['before-vertices', 'before-triangles', 'before-open', 'after-vertices', 'after-triangles', 'after-open'].map((id) => text(page, `#mesh-${id}`)),
@@ -405,7 +408,7 @@ test('3D: a dropped STL and a chosen OBJ weld into closed meshes, open edges sho
 
   // an OBJ through the file input
   await page.setInputFiles('#mesh-file', { name: 'cube.obj', mimeType: 'text/plain', buffer: Buffer.from(cubeSoup()) });
-  await page.waitForFunction(() => document.querySelector('#mesh-status').textContent.startsWith('cube.obj'), null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('#mesh-status').textContent.startsWith('cube.obj'), null, { timeout: PATIENCE });
   assert.deepEqual(await figures(), ['36', '12', '36', '8', '12', '0']);
   assert.deepEqual(problems, []);
   await page.close();
@@ -530,7 +533,7 @@ test('the spatial engine: without a trace it shows the cells; with one it steps 
   await page.selectOption('#speed', '3');
   await page.click('[data-phase="walk"]');
   await page.click('#engine-play');
-  await page.waitForFunction(() => document.querySelector('#engine-forward').disabled, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#engine-forward').disabled, null, { timeout: PATIENCE });
   await settle(page);
   assert.equal(await text(page, '#engine-play'), 'play', 'playing stops at the last step');
   await page.keyboard.press('End');
@@ -545,7 +548,7 @@ test('BCC in 3D: the point dragged in 3D, 4 truncated octahedra beside 8 cubes, 
   await page.waitForSelector('html[data-mesh-ready]', { timeout: 30000 });
   const section = page.locator('#bcc');
   await section.scrollIntoViewIfNeeded();
-  await page.waitForSelector('#bcc[data-drawn]', { timeout: 20000 }); // its views start when it comes into sight
+  await page.waitForSelector('#bcc[data-drawn]', { timeout: PATIENCE }); // its views start when it comes into sight
   await settle(page);
   assert.match(await text(page, '#bcc-cells-caption'), /^bcc: 4 truncated octahedra searched \(cube edge 5\.66 r\)/);
   assert.match(await text(page, '#bcc-cells-caption'), /loose R = 8\.60 r/);
@@ -562,7 +565,7 @@ test('BCC in 3D: the point dragged in 3D, 4 truncated octahedra beside 8 cubes, 
   await settle(page);
   const moved = await section.getAttribute('data-point');
   assert.notEqual(moved, before.point, 'the point follows the drag');
-  await page.waitForFunction(() => new URLSearchParams(location.search).has('bcc'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('bcc'), null, { timeout: PATIENCE });
   assert.notEqual(Buffer.compare(await page.locator('#bcc-cells').screenshot(), before.image), 0, 'redrawn');
   // a drag away from the point turns the view and leaves the point where it is
   const turned = await page.locator('#bcc-cubes').screenshot();
@@ -585,7 +588,7 @@ test('BCC in 3D: the point dragged in 3D, 4 truncated octahedra beside 8 cubes, 
   const again = await open(await page.evaluate(() => location.search));
   await again.page.waitForSelector('html[data-mesh-ready]', { timeout: 30000 });
   await again.page.locator('#bcc').scrollIntoViewIfNeeded();
-  await again.page.waitForSelector('#bcc[data-drawn]', { timeout: 20000 });
+  await again.page.waitForSelector('#bcc[data-drawn]', { timeout: PATIENCE });
   assert.equal(await again.page.getAttribute('#bcc', 'data-point'), moved);
   assert.deepEqual([...problems, ...again.problems], []);
   await again.page.close();
