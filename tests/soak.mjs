@@ -168,7 +168,24 @@ const gcFunction = (() => {
   return runInNewContext('gc');
 })();
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+// Dropped welders are freed by the package's FinalizationRegistry, in tasks some time after the
+// collection. This registry, on the same welders, says when the collector has let them go; a few
+// more turns of the event loop then let the package's own callbacks run.
+let droppedWelders = 0;
+let collectedWelders = 0;
+const watch = new FinalizationRegistry(() => collectedWelders++);
+
+function drop(welder) {
+  watch.register(welder, null);
+  droppedWelders++;
+}
+
+/** A full collection, and the time for the finalizers of every welder dropped so far to run. */
+async function settle() {
+  gcFunction();
+  for (let turn = 0; turn < 1000 && collectedWelders < droppedWelders; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 /**
  * The bytes of the module's memory in use, to within its fragmentation: the memory's size less
@@ -221,16 +238,12 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
   const start = Date.now();
   for (let i = 0; i < warmup + welds; i++) {
     if (i === warmup) {
-      gcFunction();
-      await tick();
+      await settle();
       stats.inUseAfterWarmup = bytesInUse();
       stats.memoryAfterWarmup = memoryBytes();
     }
     if (i > warmup && Date.now() - start > seconds * 1000) break;
-    if (i % 1000 === 999) {
-      gcFunction(); // collects dropped welders: their finalizers run on the next tick
-      await tick();
-    }
+    if (i % 1000 === 999) await settle();
     const roll = random();
     const dim = random() < 0.5 ? 2 : 3;
     const r = pick([1e-4, 0.01, 0.25, 1, 40]);
@@ -285,7 +298,10 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
         fail('welder', ['concatenated remaps differ from the one-shot weld'], { method, store, dim, r });
       }
       if (random() < 0.5) w.dispose();
-      else stats.dropped++; // dropped: the garbage collector frees it
+      else {
+        drop(w); // the garbage collector frees it
+        stats.dropped++;
+      }
     } else {
       // a mesh: a soup or an indexed buffer, with attributes and tolerances
       const n = 3 * (1 + Math.floor(random() * 30));
@@ -300,10 +316,7 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
       stats.meshes++;
     }
   }
-  gcFunction();
-  await tick();
-  gcFunction();
-  await tick();
+  await settle();
   stats.memoryAtEnd = memoryBytes();
   stats.inUseAtEnd = bytesInUse();
   stats.seconds = (Date.now() - start) / 1000;
