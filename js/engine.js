@@ -99,6 +99,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
     positions: positions ? copyOut(Float32Array, kept, count * mode.dim) : null,
     firstPointer: first || null,
     method: methods[result.method],
+    skipped: 0,
   };
 }
 
@@ -124,7 +125,7 @@ function bitsKey(staged, i, dim, attributes) {
  */
 export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true, first = false } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
-  if (!mask) return { ...coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted, remap: remapWanted, first }), skipped: 0 };
+  if (!mask) return coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted, remap: remapWanted, first });
   const finite = compactPoints(frame, staged, mode.dim, mask);
   const compactAttributes = attributes?.map((a) => {
     const pointer = frame.alloc(finite.count * a.itemSize * 4);

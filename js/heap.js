@@ -28,17 +28,20 @@ export const ERROR = Object.freeze({
 const FIELD = { int: Int32Array, float: Float32Array, size: Uint32Array, pointer: Uint32Array, double: Float64Array };
 
 function struct(name, fields) {
-  const layout = { name, size: 0, fields: {} };
+  const layout = { name, size: 0, fields: {}, list: [] };
   let align = 4;
   for (const [field, type] of fields) {
     const View = FIELD[type];
     const bytes = View.BYTES_PER_ELEMENT;
     align = Math.max(align, bytes);
     layout.size = Math.ceil(layout.size / bytes) * bytes;
-    layout.fields[field] = { offset: layout.size, View };
+    layout.fields[field] = Object.freeze({ name: field, offset: layout.size, View });
+    layout.list.push(layout.fields[field]);
     layout.size += bytes;
   }
   layout.size = Math.ceil(layout.size / align) * align;
+  Object.freeze(layout.fields);
+  Object.freeze(layout.list);
   return Object.freeze(layout);
 }
 
@@ -83,9 +86,25 @@ export function core() {
   return wasm;
 }
 
-/** A fresh view of the module's memory (memory growth detaches the old ones). */
+// Views of the whole memory, by element type, made again when the memory has grown (growth
+// detaches the buffer they were made on).
+let whole = new Map();
+let wholeBuffer = null;
+
+/**
+ * A view of the module's memory: the whole of it (shared, valid until the memory grows), or
+ * `length` elements at `pointer` (a new view). Take it after any call that may allocate.
+ */
 export function view(View, pointer = 0, length) {
-  return length === undefined ? new View(wasm.memory.buffer) : new View(wasm.memory.buffer, pointer, length);
+  const buffer = wasm.memory.buffer;
+  if (length !== undefined) return new View(buffer, pointer, length);
+  if (buffer !== wholeBuffer) {
+    whole = new Map();
+    wholeBuffer = buffer;
+  }
+  let all = whole.get(View);
+  if (!all) whole.set(View, (all = new View(buffer)));
+  return all;
 }
 
 /** A copy, out of the module's memory, of `length` elements of type View at `pointer`. */
@@ -132,17 +151,17 @@ export function release(pointer) {
 
 /** Writes the named fields of a struct at `pointer` (fields not given are left as they are). */
 export function writeStruct(layout, pointer, values) {
-  for (const [name, value] of Object.entries(values)) {
+  for (const name in values) {
     const field = layout.fields[name];
     if (!field) throw new Error(`meshweld: internal: ${layout.name} has no field ${name}`);
-    view(field.View)[(pointer + field.offset) / field.View.BYTES_PER_ELEMENT] = value;
+    view(field.View)[(pointer + field.offset) / field.View.BYTES_PER_ELEMENT] = values[name];
   }
 }
 
 /** Reads every field of a struct at `pointer` into an object. */
 export function readStruct(layout, pointer) {
   const out = {};
-  for (const [name, field] of Object.entries(layout.fields)) out[name] = view(field.View)[(pointer + field.offset) / field.View.BYTES_PER_ELEMENT];
+  for (const field of layout.list) out[field.name] = view(field.View)[(pointer + field.offset) / field.View.BYTES_PER_ELEMENT];
   return out;
 }
 
@@ -161,14 +180,14 @@ export class Frame {
   /** A zeroed struct, with the fields given set. */
   struct(layout, values = {}) {
     const pointer = this.alloc(layout.size);
-    view(Uint8Array, pointer, layout.size).fill(0);
+    view(Uint8Array).fill(0, pointer, pointer + layout.size);
     writeStruct(layout, pointer, values);
     return pointer;
   }
   /** `count` structs of one layout in a row, zeroed: the pointer of the first. */
   structs(layout, count) {
     const pointer = this.alloc(layout.size * count);
-    view(Uint8Array, pointer, layout.size * count).fill(0);
+    view(Uint8Array).fill(0, pointer, pointer + layout.size * count);
     return pointer;
   }
   /** A copy of a typed array (its element type kept) in the heap. */

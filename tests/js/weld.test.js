@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ready, weld, Welder, PointBuffer, countClosePairs, bound, lookups, methods, cells } from '../../js/index.js';
+import { ready, weld, Welder, PointBuffer, countClosePairs, bound, lookups, methods, cells, memoryBytes } from '../../js/index.js';
 import { expected, fixtures, fnv1a, mulberry32, violations } from './helpers.js';
 
 await ready;
@@ -115,6 +115,26 @@ test('PointBuffer welds in place and its array survives memory growth', () => {
   buffer.free();
   buffer.free();
   assert.throws(() => buffer.array, /PointBuffer was freed/);
+});
+
+test('calls before and after the memory grows read and write the same structs and arrays', () => {
+  const points = [0, 0, 0, 1, 1, 1, 0, 0, 1e-7, 1, 1, 1.0000001];
+  const before = weld(points, { radius: 1e-3 });
+  const w = new Welder({ radius: 1e-3 });
+  assert.deepEqual([...w.add(points.slice(0, 6))], [0, 1]);
+  const size = memoryBytes();
+  const grow = new PointBuffer(16 * 1024 * 1024); // 64 MB: the memory has to grow
+  assert.ok(memoryBytes() > size, 'the memory did not grow');
+  const after = weld(points, { radius: 1e-3 });
+  assert.deepEqual([...after.remap], [...before.remap]);
+  assert.deepEqual([...after.positions], [...before.positions]);
+  assert.equal(after.count, 2);
+  assert.deepEqual([...w.add(points.slice(6))], [0, 1]);
+  assert.equal(w.count, 2);
+  assert.deepEqual([...w.positions()], [0, 0, 0, 1, 1, 1]);
+  assert.throws(() => weld([0, 0, NaN], { radius: 1 }), /point 0 has a non-finite coordinate z = NaN/);
+  w.dispose();
+  grow.free();
 });
 
 test('bound and lookups describe each method', () => {
