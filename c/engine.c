@@ -394,9 +394,14 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     memset(count, 0, ((size_t)digits << width) * sizeof(uint32_t));
     uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
     const mw_Keying keying = mw_keying(s, nodes, cells);
+    uint64_t previous = 0;
+    int unsorted = 0; /* a key below the one before it: points that come in cell order (a row, a
+                       * grid made row by row) are sorted already, and the passes are skipped */
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
         uint64_t key = mw_nodeKey(&keying, j, &t);
+        unsorted |= key < previous;
+        previous = key;
         count0[key & mask]++;
         count1[(key >> width) & mask]++;
         count2[(key >> 2 * width) & mask]++;
@@ -410,6 +415,7 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
             state[j] = (unsigned char)t;
         }
     }
+    passes = unsorted ? passes : 0; /* a stable sort of keys in order leaves them where they are */
     for (int p = 0; p < passes; ++p)
         mw_startsOf(count + ((size_t)p << width), (size_t)mask + 1);
     for (int p = 0; p < passes; ++p) {

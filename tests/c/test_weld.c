@@ -904,6 +904,36 @@ static void group_grid(void)
         free(p);
     }
     for (int dim = 2; dim <= 3; ++dim) {
+        /* points that come in cell order (a sparse grid made row by row, x fastest: the radix sort
+         * finds its keys in order and skips its passes), then the same points backwards and
+         * shuffled (the passes run): naive's result every time */
+        size_t side = dim == 2 ? 200 : 40, rows = dim == 2 ? 200 : 40 * 25, n = side * rows;
+        float r = 0.01f;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        float* q = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n; ++i) {
+            size_t x = i % side, row = i / side;
+            p[i * dim] = (float)x * 0.9f * r, p[i * dim + 1] = (float)(row % 40) * 20.0f * r;
+            if (dim == 3)
+                p[i * dim + 2] = (float)(row / 40) * 20.0f * r;
+        }
+        expect_naive("sparse grid in cell order", p, n, dim, r, meshweld_MethodAuto);
+        for (size_t i = 0; i < n; ++i)
+            memcpy(q + i * dim, p + (n - 1 - i) * dim, dim * sizeof(float));
+        expect_naive("sparse grid backwards", q, n, dim, r, meshweld_MethodAuto);
+        seed(340 + dim);
+        for (size_t i = n - 1; i > 0; --i) {
+            size_t j = (size_t)(uniform() * (double)(i + 1)) % (i + 1);
+            float t[3];
+            memcpy(t, q + i * dim, dim * sizeof(float));
+            memcpy(q + i * dim, q + j * dim, dim * sizeof(float));
+            memcpy(q + j * dim, t, dim * sizeof(float));
+        }
+        expect_naive("sparse grid shuffled", q, n, dim, r, meshweld_MethodAuto);
+        free(q);
+        free(p);
+    }
+    for (int dim = 2; dim <= 3; ++dim) {
         /* gaussian clusters too dense for the engine, spread over an empty cube, and a lattice at
          * r/2: the sequential search tries wider cells window by window (batches of 16,384 nodes
          * and more), keeps them on the clusters and goes back on the lattice; whatever it keeps,
