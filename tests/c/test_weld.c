@@ -907,15 +907,16 @@ static void group_grid(void)
         /* points that come in cell order (a sparse grid made row by row, x fastest: the radix sort
          * finds its keys in order and skips its passes), then the same points backwards and
          * shuffled (the passes run): naive's result every time */
-        size_t side = dim == 2 ? 200 : 40, rows = dim == 2 ? 200 : 40 * 25, n = side * rows;
+        size_t side = dim == 2 ? 100 : 20, rows = dim == 2 ? 50 : 10 * 25, n = side * rows;
         float r = 0.01f;
         float* p = (float*)malloc(n * 3 * sizeof(float));
         float* q = (float*)malloc(n * 3 * sizeof(float));
         for (size_t i = 0; i < n; ++i) {
             size_t x = i % side, row = i / side;
-            p[i * dim] = (float)x * 0.9f * r, p[i * dim + 1] = (float)(row % 40) * 20.0f * r;
+            size_t across = dim == 2 ? rows : 10;
+            p[i * dim] = (float)x * 0.9f * r, p[i * dim + 1] = (float)(row % across) * 20.0f * r;
             if (dim == 3)
-                p[i * dim + 2] = (float)(row / 40) * 20.0f * r;
+                p[i * dim + 2] = (float)(row / across) * 20.0f * r;
         }
         expect_naive("sparse grid in cell order", p, n, dim, r, meshweld_MethodAuto);
         for (size_t i = 0; i < n; ++i)
