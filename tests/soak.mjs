@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
 import { ready, weld, Welder, weldMesh, countClosePairs, bound, cells, memoryBytes, methods, stores, PointBuffer } from '../js/index.js';
-import { mulberry32 } from './js/helpers.js';
+import { collector, mulberry32 } from './js/helpers.js';
 
 // ---- the checker: the guarantees of README.md, by brute force ----
 
@@ -168,25 +168,6 @@ const gcFunction = (() => {
   return runInNewContext('gc');
 })();
 
-// Dropped welders are freed by the package's FinalizationRegistry, in tasks some time after the
-// collection. This registry, on the same welders, says when the collector has let them go; a few
-// more turns of the event loop then let the package's own callbacks run.
-let droppedWelders = 0;
-let collectedWelders = 0;
-const watch = new FinalizationRegistry(() => collectedWelders++);
-
-function drop(welder) {
-  watch.register(welder, null);
-  droppedWelders++;
-}
-
-/** A full collection, and the time for the finalizers of every welder dropped so far to run. */
-async function settle() {
-  gcFunction();
-  for (let turn = 0; turn < 1000 && collectedWelders < droppedWelders; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
-  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
 /**
  * The bytes of the module's memory in use, to within its fragmentation: the memory's size less
  * what can be allocated in it, in 1 KiB blocks, before it has to grow. The memory's size alone
@@ -218,6 +199,7 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
   const random = mulberry32(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const stats = { welds: 0, points: 0, errors: 0, welders: 0, dropped: 0, meshes: 0, checked: 0, memoryAfterWarmup: 0, memoryAtEnd: 0, inUseAfterWarmup: 0, inUseAtEnd: 0 };
+  const dropped = collector(gcFunction); // welders dropped without dispose()
   const fail = (what, problems, extra) => {
     throw new Error(`soak: ${what}: ${problems.join('; ')} ${extra ? JSON.stringify(extra) : ''}`);
   };
@@ -238,12 +220,12 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
   const start = Date.now();
   for (let i = 0; i < warmup + welds; i++) {
     if (i === warmup) {
-      await settle();
+      await dropped.settle();
       stats.inUseAfterWarmup = bytesInUse();
       stats.memoryAfterWarmup = memoryBytes();
     }
     if (i > warmup && Date.now() - start > seconds * 1000) break;
-    if (i % 1000 === 999) await settle();
+    if (i % 1000 === 999) await dropped.settle();
     const roll = random();
     const dim = random() < 0.5 ? 2 : 3;
     const r = pick([1e-4, 0.01, 0.25, 1, 40]);
@@ -298,10 +280,7 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
         fail('welder', ['concatenated remaps differ from the one-shot weld'], { method, store, dim, r });
       }
       if (random() < 0.5) w.dispose();
-      else {
-        drop(w); // the garbage collector frees it
-        stats.dropped++;
-      }
+      else dropped.drop(w); // the garbage collector frees it
     } else {
       // a mesh: a soup or an indexed buffer, with attributes and tolerances
       const n = 3 * (1 + Math.floor(random() * 30));
@@ -316,7 +295,8 @@ export async function soak({ welds = 300000, seconds = Infinity, warmup = Math.m
       stats.meshes++;
     }
   }
-  await settle();
+  await dropped.settle();
+  stats.dropped = dropped.dropped;
   stats.memoryAtEnd = memoryBytes();
   stats.inUseAtEnd = bytesInUse();
   stats.seconds = (Date.now() - start) / 1000;

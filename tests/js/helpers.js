@@ -40,6 +40,37 @@ export function mulberry32(seed) {
   };
 }
 
+/**
+ * Objects dropped for the garbage collector to free, and a wait for it. The package frees a
+ * dropped Welder from a FinalizationRegistry callback, in a task some time after the collection:
+ * this registry, on the same objects, says when the collector has let them go, and a few more
+ * turns of the event loop let the package's own callbacks run. `gc` is a full collection.
+ */
+export function collector(gc) {
+  let dropped = 0;
+  let collected = 0;
+  const watch = new FinalizationRegistry(() => collected++);
+  return {
+    /** Marks an object that nothing will refer to any more. */
+    drop(object) {
+      watch.register(object, null);
+      dropped++;
+    },
+    /** A full collection, then the time for the finalizers of everything dropped so far to run. */
+    async settle() {
+      gc();
+      for (let turn = 0; turn < 1000 && collected < dropped; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    },
+    get dropped() {
+      return dropped;
+    },
+    get collected() {
+      return collected;
+    },
+  };
+}
+
 // squared distance in double, as the library defines "within r"
 function distance2(a, i, b, j, dim) {
   let d = 0;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ready, weld, Welder, memoryBytes, methods } from '../../js/index.js';
-import { mulberry32 } from './helpers.js';
+import { collector, mulberry32 } from './helpers.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -35,23 +35,13 @@ test('ten thousand welds of assorted sizes leave the memory where the first larg
 test('a Welder dropped without dispose() is freed by the garbage collector', async () => {
   const random = mulberry32(3);
   const chunk = new Float32Array(3 * 100000).map(() => random());
-  // The package frees a dropped welder from a FinalizationRegistry callback, which runs in a task
-  // some time after the collection. This test's own registry, on the same welders, says when the
-  // collector has let them go; a few more turns of the event loop let the package's callbacks run.
-  let dropped = 0;
-  let collected = 0;
-  const watch = new FinalizationRegistry(() => collected++);
+  const dropped = collector(gc);
   const drop = () => {
     const welder = new Welder({ radius: 1e-4 });
     welder.add(chunk);
-    watch.register(welder, null);
-    dropped++;
+    dropped.drop(welder);
   };
-  const settle = async () => {
-    gc();
-    for (let turn = 0; turn < 1000 && collected < dropped; turn++) await new Promise((resolve) => setTimeout(resolve, 2));
-    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-  };
+  const settle = () => dropped.settle();
   // warm up: the first one sizes the heap
   drop();
   await settle();
@@ -61,6 +51,6 @@ test('a Welder dropped without dispose() is freed by the garbage collector', asy
     drop();
     if (i % 10 === 9) await settle();
   }
-  assert.equal(collected, dropped, 'the collector kept welders that nothing refers to');
+  assert.equal(dropped.collected, dropped.dropped, 'the collector kept welders that nothing refers to');
   assert.ok(memoryBytes() < before + 256 * 1024 * 1024, `memory grew from ${before} to ${memoryBytes()}`);
 });
