@@ -275,9 +275,9 @@ typedef struct mw_Record {
 
 /* The radix sort of packed words by buckets: the points are scattered once, with their words, into
  * 2^11 buckets by the key's top digit (the input read in order), then each bucket, small enough for
- * the cache, is sorted by the rest of the key (passes of at most 8 bits) and written in its sorted
- * place, over the records already read. The same order as mw_radixCells' passes (both are stable),
- * without the gather that reads the input at random. */
+ * the cache, is sorted by the rest of the key (passes of at most 8 bits; none when the keys came
+ * in order) and written in its sorted place, over the records already read. The same order as
+ * mw_radixCells' passes (both are stable), without the gather that reads the input at random. */
 static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                           int bits, int low, size_t range)
 {
@@ -290,9 +290,14 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
         return meshweld_ErrorMemory;
     memset(bucket, 0, (buckets + 1) * sizeof(uint32_t));
     const mw_Keying keying = mw_keying(s, nodes, cells);
+    uint64_t previous = 0;
+    int unsorted = 0; /* as in mw_radixCells: keys in order need no passes */
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
-        bucket[(mw_nodeKey(&keying, j, &t) >> rest) + 1]++;
+        uint64_t key = mw_nodeKey(&keying, j, &t);
+        unsorted |= key < previous;
+        previous = key;
+        bucket[(key >> rest) + 1]++;
     }
     size_t largest = 0;
     for (size_t b = 0; b < buckets; ++b) {
@@ -319,7 +324,7 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
         r->word = key << shift | (uint64_t)t << low | j;
         r->x = q[0], r->y = q[1], r->z = dim == 3 ? q[2] : 0.0f;
     }
-    int passes = (rest + 7) / 8, width = passes ? (rest + passes - 1) / passes : 0;
+    int passes = unsorted ? (rest + 7) / 8 : 0, width = passes ? (rest + passes - 1) / passes : 0;
     uint32_t mask = ((uint32_t)1 << width) - 1, count[256];
     s->p = (mw_Point4*)(void*)record; /* written over the records read: p[at] ends before record[at + 1] */
     mw_CellRun run = {~(uint64_t)0, 0, 0, 0};
