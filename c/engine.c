@@ -265,6 +265,7 @@ MW_INLINE void mw_radixPass(uint64_t* to, const uint64_t* from, size_t n, uint32
 static const size_t mw_bucketed = MW_BUCKETED;
 #define MW_BUCKET ((size_t)1 << 16)
 #define MW_SKEWED 1 /* mw_bucketCells' answer when a bucket is too large */
+#define MW_DIGIT 12  /* the widest digit of a bucket's passes (2^12 counts stay in the cache) */
 
 /* A node on its way to its sorted place: its packed word (key, touch state, node) and its point. */
 typedef struct mw_Record {
@@ -275,9 +276,10 @@ typedef struct mw_Record {
 
 /* The radix sort of packed words by buckets: the points are scattered once, with their words, into
  * 2^11 buckets by the key's top digit (the input read in order), then each bucket, small enough for
- * the cache, is sorted by the rest of the key (passes of at most 8 bits; none when the keys came
- * in order) and written in its sorted place, over the records already read. The same order as
- * mw_radixCells' passes (both are stable), without the gather that reads the input at random. */
+ * the cache, is sorted by the rest of the key (passes of at most MW_DIGIT bits: one for a dense box
+ * of 4M nodes; none when the keys came in order) and written in its sorted place, over the records
+ * already read. The same order as mw_radixCells' passes (both are stable), without the gather that
+ * reads the input at random. */
 static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                           int bits, int low, size_t range)
 {
@@ -285,9 +287,11 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
     int top = bits < 11 ? bits : 11, rest = bits - top, shift = low + 5;
     size_t buckets = (size_t)1 << top;
     uint64_t below = ((uint64_t)1 << low) - 1;
-    uint32_t* bucket = (uint32_t*)mw_arenaAllocate(arena, buckets + 1, sizeof(uint32_t));
+    /* each bucket's end, then the counts of a pass's digits */
+    uint32_t* bucket = (uint32_t*)mw_arenaAllocate(arena, buckets + 1 + ((size_t)1 << MW_DIGIT), sizeof(uint32_t));
     if (!bucket)
         return meshweld_ErrorMemory;
+    uint32_t* count = bucket + buckets + 1;
     memset(bucket, 0, (buckets + 1) * sizeof(uint32_t));
     const mw_Keying keying = mw_keying(s, nodes, cells);
     uint64_t previous = 0;
@@ -308,8 +312,9 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
         mw_arenaRelease(arena, bucket);
         return MW_SKEWED;
     }
+    int passes = unsorted ? (rest + MW_DIGIT - 1) / MW_DIGIT : 0, width = passes ? (rest + passes - 1) / passes : 0;
     mw_Record* record = (mw_Record*)mw_arenaAllocate(arena, m, sizeof(mw_Record));
-    mw_Record* local = (mw_Record*)mw_arenaAllocate(arena, 2 * largest, sizeof(mw_Record));
+    mw_Record* local = (mw_Record*)mw_arenaAllocate(arena, (passes > 1 ? 2 : 1) * largest, sizeof(mw_Record));
     s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
     s->key = range ? NULL : (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
     s->start = (uint32_t*)mw_arenaAllocate(arena, (range ? range : m) + 1, sizeof(uint32_t));
@@ -324,8 +329,7 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
         r->word = key << shift | (uint64_t)t << low | j;
         r->x = q[0], r->y = q[1], r->z = dim == 3 ? q[2] : 0.0f;
     }
-    int passes = unsorted ? (rest + 7) / 8 : 0, width = passes ? (rest + passes - 1) / passes : 0;
-    uint32_t mask = ((uint32_t)1 << width) - 1, count[256];
+    uint32_t mask = ((uint32_t)1 << width) - 1;
     s->p = (mw_Point4*)(void*)record; /* written over the records read: p[at] ends before record[at + 1] */
     mw_CellRun run = {~(uint64_t)0, 0, 0, 0};
     for (size_t b = 0, from = 0; b < buckets; from = bucket[b++]) {
