@@ -4,6 +4,7 @@
 #include "../../c/meshweld.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1090,12 +1091,14 @@ static void group_exact(void)
 /* ---- the replaceable allocator: every byte freed, failures are errors ---- */
 typedef struct Budget {
     long outstanding, calls, fail_at; /* fail_at < 0: never fail */
+    int only;                         /* fail allocation fail_at alone, not every one after it */
 } Budget;
 
 static void* budget_alloc(void* user, size_t size)
 {
     Budget* b = (Budget*)user;
-    if (b->fail_at >= 0 && b->calls++ >= b->fail_at)
+    long call = b->fail_at >= 0 ? b->calls++ : -1;
+    if (b->fail_at >= 0 && (b->only ? call == b->fail_at : call >= b->fail_at))
         return NULL;
     void* p = malloc(size);
     if (p) b->outstanding++;
@@ -1111,7 +1114,7 @@ static void budget_free(void* user, void* p)
 
 static void group_allocator(void)
 {
-    Budget b = {0, 0, -1};
+    Budget b = {0, 0, -1, 0};
     CHECK(meshweld_setAllocator(budget_alloc, budget_free, &b) == 0, "setAllocator");
     seed(5);
     size_t n = 3000;
@@ -1127,16 +1130,21 @@ static void group_allocator(void)
             b.fail_at = -1;
             CHECK(meshweld_weld(expect, p, n, 12, &o, &info) == 0 && b.outstanding == 0, "weld leaks %ld", b.outstanding);
             size_t expect_unique = info.unique_count;
-            /* fail each allocation in turn: an error, no leak */
-            for (long k = 0; k < 12; ++k) {
-                b.calls = 0, b.fail_at = k;
+            /* fail each allocation the weld makes in turn, alone and with every one after it: an
+             * error, no leak */
+            b.calls = 0, b.fail_at = LONG_MAX;
+            meshweld_weld(remap, p, n, 12, &o, &info);
+            long calls = b.calls;
+            CHECK(calls > 0, "%s/%d: the weld allocated nothing", meshweld_methodName(methods[m]), store);
+            for (long k = 0; k < 2 * calls; ++k) {
+                b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
                 int e = meshweld_weld(remap, p, n, 12, &o, &info);
                 CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "allocation failure gave %d", e);
                 if (e == 0) CHECK(memcmp(remap, expect, n * sizeof(unsigned)) == 0, "result changed under allocation failures");
-                CHECK(b.outstanding == 0, "%s/%d: %ld blocks leaked when allocation %ld failed", meshweld_methodName(methods[m]), store, b.outstanding, k);
+                CHECK(b.outstanding == 0, "%s/%d: %ld blocks leaked when allocation %ld failed%s", meshweld_methodName(methods[m]), store, b.outstanding, k / 2, k % 2 ? " alone" : "");
             }
             /* a welder whose second batch fails is left as it was, and then succeeds */
-            b.fail_at = -1;
+            b.fail_at = -1, b.only = 0;
             meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
             CHECK(w && meshweld_welderAdd(w, remap, p, n / 2, 12, NULL) == 0, "first batch");
             size_t before = meshweld_welderCount(w);
