@@ -217,6 +217,26 @@ static inline size_t mw_gather(mw_Sorted* s, const mw_Keying* k, const uint64_t*
     return mw_cellRunEnd(s, &run, m, range);
 }
 
+/* The keys of a radix sort as they are computed: whether one came below the one before it. Points
+ * that come in cell order (a row, scan lines, a sparse grid made row by row) give their cell keys
+ * in order, and the pairs of a row come by their later node; a stable sort of keys in order leaves
+ * them where they are, and mw_passesNeeded answers no passes. */
+typedef struct mw_KeyOrder {
+    uint64_t previous;
+    int unsorted;
+} mw_KeyOrder;
+
+MW_INLINE void mw_keyOrderAdd(mw_KeyOrder* o, uint64_t key)
+{
+    o->unsorted |= key < o->previous;
+    o->previous = key;
+}
+
+MW_INLINE int mw_passesNeeded(const mw_KeyOrder* o, int passes)
+{
+    return o->unsorted ? passes : 0;
+}
+
 /* Counts of n digits turned into the starts of their runs (exclusive sums), for a radix pass. */
 static void mw_startsOf(uint32_t* count, size_t n)
 {
@@ -294,13 +314,11 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
     uint32_t* count = bucket + buckets + 1;
     memset(bucket, 0, (buckets + 1) * sizeof(uint32_t));
     const mw_Keying keying = mw_keying(s, nodes, cells);
-    uint64_t previous = 0;
-    int unsorted = 0; /* as in mw_radixCells: keys in order need no passes */
+    mw_KeyOrder key_order = {0, 0};
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
         uint64_t key = mw_nodeKey(&keying, j, &t);
-        unsorted |= key < previous;
-        previous = key;
+        mw_keyOrderAdd(&key_order, key);
         bucket[(key >> rest) + 1]++;
     }
     size_t largest = 0;
@@ -312,7 +330,7 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
         mw_arenaRelease(arena, bucket);
         return MW_SKEWED;
     }
-    int passes = unsorted ? (rest + MW_DIGIT - 1) / MW_DIGIT : 0, width = passes ? (rest + passes - 1) / passes : 0;
+    int passes = mw_passesNeeded(&key_order, (rest + MW_DIGIT - 1) / MW_DIGIT), width = passes ? (rest + passes - 1) / passes : 0;
     mw_Record* record = (mw_Record*)mw_arenaAllocate(arena, m, sizeof(mw_Record));
     mw_Record* local = (mw_Record*)mw_arenaAllocate(arena, (passes > 1 ? 2 : 1) * largest, sizeof(mw_Record));
     s->touch = (unsigned char*)mw_arenaAllocate(arena, m, 1);
@@ -403,14 +421,11 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     memset(count, 0, ((size_t)digits << width) * sizeof(uint32_t));
     uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
     const mw_Keying keying = mw_keying(s, nodes, cells);
-    uint64_t previous = 0;
-    int unsorted = 0; /* a key below the one before it: points that come in cell order (a row, a
-                       * grid made row by row) are sorted already, and the passes are skipped */
+    mw_KeyOrder key_order = {0, 0};
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
         uint64_t key = mw_nodeKey(&keying, j, &t);
-        unsorted |= key < previous;
-        previous = key;
+        mw_keyOrderAdd(&key_order, key);
         count0[key & mask]++;
         count1[(key >> width) & mask]++;
         count2[(key >> 2 * width) & mask]++;
@@ -424,7 +439,7 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
             state[j] = (unsigned char)t;
         }
     }
-    passes = unsorted ? passes : 0; /* a stable sort of keys in order leaves them where they are */
+    passes = mw_passesNeeded(&key_order, passes);
     for (int p = 0; p < passes; ++p)
         mw_startsOf(count + ((size_t)p << width), (size_t)mask + 1);
     for (int p = 0; p < passes; ++p) {
@@ -895,17 +910,18 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
     uint64_t* words = (uint64_t*)mw_arenaAllocate(arena, n + 1, sizeof(uint64_t));
     if (!words)
         return meshweld_ErrorMemory;
-    int ordered = 1; /* already by later node (a row of points in input order along a line) */
+    mw_KeyOrder later_order = {0, 0}; /* already by later node (a row of points in input order) */
     for (size_t k = 0; k < n; ++k) {
         words[k] = (uint64_t)pairs->later[k] << 32 | pairs->earlier[k];
-        ordered &= k == 0 || pairs->later[k] >= pairs->later[k - 1];
+        mw_keyOrderAdd(&later_order, pairs->later[k]);
     }
     mw_arenaRelease(arena, pairs->earlier);
     mw_arenaRelease(arena, pairs->later);
     pairs->earlier = pairs->later = NULL;
     int passes, width;
     mw_radixDigits(mw_bitsFor(m), &passes, &width);
-    if (n < 2 || ordered) {
+    passes = mw_passesNeeded(&later_order, passes);
+    if (passes == 0) {
         *sorted = words;
         return meshweld_Ok;
     }
