@@ -8,8 +8,6 @@
 
 #include <math.h>
 
-#define MW_CROWD 24.0 /* chain steps per search above which the index's cells shrink */
-
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
 {
     cells->inverse = 1.0 / size;
@@ -55,13 +53,20 @@ static double mw_select(double* v, int n, int k)
     return v[k];
 }
 
-/* The typical spacing of the points, from a sample of 256: the median gap between consecutive
- * points (meshes and soups store neighbours together), or the spacing of a uniform cloud in the
- * sample's bounding box, whichever is smaller. */
+/* The typical spacing of the points, from a sample of 256: the smallest of three estimates, since
+ * cells too small cost at most a few more look-ups (never below 2r) where cells too large crowd
+ * every search:
+ *   - the median gap between consecutive points (meshes and soups store neighbours together);
+ *   - the spacing of a uniform cloud in the sample's bounding box;
+ *   - in place of the second when less than half of it, the same in the box of the quartiles of
+ *     every fourth sample, twice as wide on each axis (the middle half of a uniform cloud spans
+ *     half its extent): a few stray points far away widen the bounding box, and a cloud in
+ *     random order has gaps as long as the cloud, but neither moves the quartiles. An axis whose
+ *     quartiles meet counts as flat (a plane with a few points off it). */
 double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32_t* index, size_t count,
                        double radius)
 {
-    double gaps[257], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    double gaps[257], values[3][65], lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     int n = 0, sampled = 0;
     size_t step = count / 256 > 0 ? count / 256 : 1;
     for (size_t j = 0; j < count && sampled < 257; j += step, ++sampled) {
@@ -71,18 +76,30 @@ double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32
         for (int k = 0; k < dim; ++k) {
             lo[k] = sampled ? fmin(lo[k], a[k]) : a[k];
             hi[k] = sampled ? fmax(hi[k], a[k]) : a[k];
+            if (sampled % 4 == 0)
+                values[k][sampled / 4] = a[k];
             if (b)
                 g = fmax(g, fabs((double)a[k] - (double)b[k]));
         }
         if (g > 0 && isfinite(g))
             gaps[n++] = g;
     }
-    double volume = 1.0;
-    int axes = 0;
-    for (int k = 0; k < dim; ++k)
+    double volume = 1.0, middle = 1.0;
+    int axes = 0, middle_axes = 0, quartered = (sampled + 3) / 4;
+    for (int k = 0; k < dim; ++k) {
         if (hi[k] > lo[k])
             volume *= hi[k] - lo[k], axes++;
+        if (quartered >= 8) {
+            double q1 = mw_select(values[k], quartered, quartered / 4);
+            double q3 = mw_select(values[k], quartered, quartered - 1 - quartered / 4);
+            if (q3 > q1)
+                middle *= 2.0 * (q3 - q1), middle_axes++;
+        }
+    }
     double spread = axes ? pow(volume / (double)count, 1.0 / axes) : 0.0;
+    double central = middle_axes ? pow(middle / (double)count, 1.0 / middle_axes) : 0.0;
+    if (central > 0 && (spread == 0 || central < 0.5 * spread))
+        spread = central;
     double spacing = spread;
     if (n > 0) {
         double median = mw_select(gaps, n, n / 2);

@@ -553,6 +553,7 @@ void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);
  * MW_NONE. */
 uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,
                           const mw_Match* match, size_t vertex);
+#define MW_CROWD 24.0 /* chain steps per search above which the index's cells shrink */
 /* Cells too wide for the representatives' density (chains too long): 1 when they should shrink. */
 int mw_indexCrowded(const mw_Index* index);
 void mw_indexFree(mw_Index* index);

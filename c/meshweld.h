@@ -304,6 +304,8 @@ typedef struct meshweld_Trace {
     size_t pair_count;          /* output: pairs within r (those beyond pair_capacity are not written) */
     double cell_size;           /* output: the cells' edge; cell (i, j, k) is [i c, (i + 1) c) x [j c, (j + 1) c) x .. */
     int engine;                 /* output: 1 the spatial engine ran, 0 it fell back to the sequential search */
+    size_t steps;               /* output: when engine is 0, the representatives the sequential search compared
+                                 * (its work: a few per node where its cells suit the data) */
 } meshweld_Trace;
 
 /**

@@ -94,17 +94,27 @@ static double mw_searchCost(const mw_Index* index, size_t searched, size_t looku
 
 /* Step 3 for dense clusters: node by node against the index (which holds every representative).
  * The index's cells start at the data's size (at least 2r), which suits representatives spread
- * evenly. Where they gather in clusters with empty space between, a search at 2r looks up 8
- * cells in 3D, few of them holding anything, and wider cells cost fewer look-ups for about the
- * same chain steps. So, window by window, a large batch doubles the cells while a search costs
- * less than in the window before, and goes back to the cells before the first doubling that
- * costs more. Only speed depends on the cell size. */
-static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t stride, mw_Batch* b)
+ * evenly. The search's cost is measured window by window (MW_TUNE_WINDOW searches, or fewer when
+ * their chain steps already pass what a whole window makes at MW_CROWD steps a search):
+ *   - where representatives gather in clusters with empty space between, a search at 2r looks up
+ *     8 cells in 3D, few of them holding anything, and wider cells cost fewer look-ups for about
+ *     the same chain steps: after its first window, a large batch doubles the cells while a
+ *     search costs less than in the window before;
+ *   - where the cells are too wide for the representatives (the data's size misread, or a dense
+ *     part of the batch reached late), every search walks long chains: a crowded window halves
+ *     the cells, down to 2r, while a search costs less.
+ * Either way, the first step that costs more goes back to the size before it, and the batch
+ * halves its cells no more once a halving has not paid. Only speed depends on the cell size.
+ * Returns the chain steps of all the searches. */
+static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t stride, mw_Batch* b)
 {
     mw_Index* index = &w->index;
-    double current = 1.0 / index->cells.inverse, previous = current, limit = MW_TUNE_LIMIT * current, before = -1.0;
+    double current = 1.0 / index->cells.inverse, previous = current, before = -1.0;
+    double widest = MW_TUNE_LIMIT * current, narrowest = 2.0 * w->radius * MW_SLACK;
     size_t searched = index->searched, lookups = index->lookups, work = index->work;
-    int tuning = b->free >= 4 * MW_TUNE_WINDOW;
+    int widen = b->free >= 4 * MW_TUNE_WINDOW, narrow = 1; /* the trials still open */
+    double step = 1.0; /* the trial under way: 2 (wider), 0.5 (narrower), or 1 (none) */
+    size_t total = 0;  /* the steps of the windows closed (a resize sets the index's counters to 0) */
     for (size_t k = 0; k < b->free; ++k) {
         double p[3];
         mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), w->dim);
@@ -114,23 +124,41 @@ static void mw_weldSequential(meshweld_Welder* w, const float* points, size_t st
             mw_indexInsert(index, &w->reps, w->dim, q);
         }
         b->node_out[b->free_node ? b->free_node[k] : k] = q;
-        if (tuning && index->searched - searched == MW_TUNE_WINDOW) {
-            double cost = mw_searchCost(index, searched, lookups, work);
-            /* wider while it pays, else back to the size before and done; a failed resize (its
-             * scratch list) leaves the index as it was */
-            if (before >= 0.0 && cost >= before) {
-                (void)mw_indexResize(index, &w->reps, w->dim, previous, w->radius);
-                tuning = 0;
-            } else if (2.0 * current > limit || mw_indexResize(index, &w->reps, w->dim, 2.0 * current, w->radius)) {
-                tuning = 0;
+        if (k % 16 != 15)
+            continue; /* (the counters are read every 16 searches) */
+        size_t window = index->searched - searched, steps = index->work - work;
+        if (window < MW_TUNE_WINDOW && (double)steps <= MW_CROWD * MW_TUNE_WINDOW)
+            continue;
+        double cost = mw_searchCost(index, searched, lookups, work);
+        total += steps;
+        int crowded = (double)steps > MW_CROWD * (double)window;
+        if (step != 1.0 && cost >= before) {
+            /* the last step cost more: back to the size before it, and this trial is over (a
+             * failed resize, of its scratch list, leaves the index as it was) */
+            (void)mw_indexResize(index, &w->reps, w->dim, previous, w->radius);
+            current = previous;
+            if (step < 1.0)
+                narrow = 0;
+            step = 1.0;
+        } else {
+            if (step == 1.0)
+                step = crowded && narrow && current > narrowest ? 0.5 : widen ? 2.0 : 1.0;
+            widen = 0; /* only the first window may start widening */
+            double next = step == 0.5 ? fmax(current * 0.5, narrowest) : current * step;
+            if (step == 1.0 || next == current || next > widest ||
+                mw_indexResize(index, &w->reps, w->dim, next, w->radius)) {
+                if (step < 1.0)
+                    narrow = 0;
+                step = 1.0;
             } else {
                 previous = current;
-                current *= 2.0;
+                current = next;
             }
-            before = cost;
-            searched = index->searched, lookups = index->lookups, work = index->work;
         }
+        before = cost;
+        searched = index->searched, lookups = index->lookups, work = index->work;
     }
+    return total + (index->work - work);
 }
 
 /* A scratch block of a batch: on the stack (local, room bytes) when it fits, else from the arena.
@@ -279,7 +307,9 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             error = meshweld_ErrorMemory;
             goto done;
         }
-        mw_weldSequential(w, points, stride, &b);
+        size_t steps = mw_weldSequential(w, points, stride, &b);
+        if (trace)
+            trace->steps = steps;
     }
 
     /* step 4 */

@@ -39,6 +39,8 @@ export interface WeldTrace {
   pairs: Uint32Array;
   /** Distance tests made by the pair search (on a set too dense for it, those made before it gave up: 0 when its crowded cells had them counted beforehand). */
   tests: number;
+  /** With engine 'sequential': the representatives its search compared, all points together (a few per point where its cells suit the data); else 0. */
+  steps: number;
   /** Milliseconds of each phase, measured in this runtime. */
   phases: { name: 'duplicates' | 'sort' | 'pairs' | 'graph' | 'walk'; ms: number }[];
 }

@@ -982,6 +982,75 @@ static void group_grid(void)
     }
 }
 
+/* The sequential search's work on a one-shot GRID weld of p, and the cells the weld started
+ * with; the remap is checked against the precise kd-tree's (every precise method gives NAIVE's). */
+static size_t sequential_steps(const char* name, const float* p, size_t n, int dim, float r, double* cell_size)
+{
+    unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+    meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
+    meshweld_Trace trace;
+    memset(&trace, 0, sizeof(trace));
+    trace.phases = 5;
+    int e = meshweld_trace(remap, p, n, dim * sizeof(float), &o, &trace, NULL);
+    Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+    CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0, "%s dim %d: grid differs from the kd-tree", name, dim);
+    Weld automatic = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodAuto, meshweld_StorePrecise);
+    CHECK(memcmp(automatic.remap, tree.remap, n * sizeof(unsigned)) == 0, "%s dim %d: auto differs from the kd-tree", name, dim);
+    free(automatic.remap);
+    free(tree.remap);
+    free(remap);
+    if (cell_size)
+        *cell_size = trace.cell_size;
+    return trace.engine ? 0 : trace.steps;
+}
+
+/* Data whose cells are easy to misjudge from a sample: a few stray points far away (the bounding
+ * box), points in random order (the gaps between consecutive points), a dense ball inside a
+ * sparse cube, points along a line. Cells too wide would crowd every search: the cell size keeps
+ * to the bulk's spacing, and the sequential search narrows cells that crowd it, so its work stays
+ * a few representatives per point (thousands, before either). */
+static void group_misjudged(void)
+{
+    for (int dim = 2; dim <= 3; ++dim) {
+        size_t n = 20000;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        double spacing = pow(1.0 / (double)n, 1.0 / dim), cell = 0;
+        /* 1% of the points scattered over +-1e6, the rest uniform in the unit box, in random order */
+        seed(400 + dim);
+        for (size_t i = 0; i < n; ++i) {
+            int stray = uniform() < 0.01;
+            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(stray ? (uniform() - 0.5) * 2e6 : uniform());
+        }
+        size_t steps = sequential_steps("stray points", p, n, dim, (float)(0.5 * spacing), &cell);
+        CHECK(cell < 4 * spacing, "stray points dim %d: cells of %g for a spacing of %g", dim, cell, spacing);
+        CHECK(steps < 32 * n, "stray points dim %d: %zu steps for %zu points", dim, steps, n);
+        /* half the points in a ball of radius 0.01, half in the unit box, interleaved at random */
+        seed(410 + dim);
+        double ball = pow(dim == 3 ? 4.19e-6 : 3.14e-4, 1.0 / dim) * pow(2.0 / (double)n, 1.0 / dim);
+        for (size_t i = 0; i < n; ++i) {
+            int inside = uniform() < 0.5;
+            double v[3], d2;
+            do {
+                d2 = 0;
+                for (int a = 0; a < dim; ++a) v[a] = 2 * uniform() - 1, d2 += v[a] * v[a];
+            } while (d2 > 1);
+            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(inside ? 0.5 + 0.01 * v[a] : uniform());
+        }
+        steps = sequential_steps("a dense ball in a sparse box", p, n, dim, (float)(0.5 * ball), NULL);
+        CHECK(steps < 32 * n, "a dense ball in a sparse box dim %d: %zu steps for %zu points", dim, steps, n);
+        /* points at random along a line through the box, r a third of their spacing */
+        seed(420 + dim);
+        for (size_t i = 0; i < n; ++i) {
+            double t = uniform() * 1000;
+            p[i * dim] = (float)t, p[i * dim + 1] = (float)(2 * t);
+            if (dim == 3) p[i * dim + 2] = 0.5f;
+        }
+        steps = sequential_steps("points along a line", p, n, dim, (float)(2236.0 / (double)n / 3), NULL);
+        CHECK(steps < 32 * n, "points along a line dim %d: %zu steps for %zu points", dim, steps, n);
+        free(p);
+    }
+}
+
 /* ---- meshweld_cells: what the demo draws is what the method searches ---- */
 static void group_cells(void)
 {
@@ -1184,7 +1253,7 @@ typedef struct Group {
 static const Group groups[] = {
     {"properties", group_properties}, {"adversarial", group_adversarial}, {"completeness", group_completeness},
     {"bounds", group_bounds},         {"errors", group_errors},           {"allocator", group_allocator},
-    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells}, {"grid", group_grid}, {"range", group_range},
+    {"mesh", group_mesh},             {"attributes", group_attributes}, {"exact", group_exact}, {"cells", group_cells}, {"grid", group_grid}, {"misjudged", group_misjudged}, {"range", group_range},
 };
 
 int main(int argc, char** argv)

@@ -100,6 +100,8 @@ test('traceWeld: a lattice denser than r goes to the sequential search before it
   const t = traceWeld(points, { dim: 2, radius });
   assert.equal(t.engine, 'sequential');
   assert.equal(t.tests, 0);
+  // its search compares about five representatives per point (a 2r cell holds about four)
+  assert.ok(t.steps > side * side && t.steps < 32 * side * side, `${t.steps} steps`);
   assert.deepEqual(t.remap, weld(points, { dim: 2, radius, method: 'kdtree' }).remap);
 });
 
@@ -112,6 +114,7 @@ test('traceWeld: a 3D cloud with 3.5 neighbours within r per point keeps the spa
   const points = new Float32Array(n * 3).map(() => random());
   const t = traceWeld(points, { radius });
   assert.equal(t.engine, 'spatial');
+  assert.equal(t.steps, 0);
   assert.ok(t.tests > 16 * n, `${t.tests} tests`);
   assert.deepEqual(t.remap, weld(points, { radius, method: 'kdtree' }).remap);
 });
