@@ -197,6 +197,33 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
     return bad;
 }
 
+/* Whether a one-shot pass whose first MW_PROBE points held few duplicates should keep its table
+ * all the same: the same positions may come back far apart (a soup whose triangles are in random
+ * order, points merged from several scans), which a prefix of the input cannot see: in random
+ * order, its share of repeats grows with its length. MW_TWINS points taken evenly from the whole
+ * input: a position with d copies among n points repeats in the sample about
+ * MW_TWINS^2 / 2 * (d - 1) / n times. Keeps it from d = 1.5 on (a third of the points duplicates,
+ * a table that pays), and only past a few repeats. A failed allocation answers no. */
+#define MW_TWINS 2048
+static int mw_manyTwins(const float* points, size_t count, size_t stride, int dim)
+{
+    mw_Table sample = {0};
+    if (count < 4 * MW_TWINS || mw_tableReserve(&sample, MW_TWINS))
+        return 0;
+    size_t repeats = 0, step = count / MW_TWINS;
+    for (size_t k = 0; k < MW_TWINS; ++k) {
+        uint32_t key[3];
+        mw_Entry* e = mw_exactSlot(&sample, mw_point(points, stride, k * step), dim, key);
+        if (e->value != MW_NONE)
+            repeats++;
+        else
+            mw_exactInsert(&sample, e, key, (uint32_t)k);
+    }
+    mw_tableFree(&sample);
+    double expected = 0.5 * (double)MW_TWINS * (double)MW_TWINS * 0.5 / (double)count; /* at d = 1.5 */
+    return repeats >= 4 && (double)repeats >= expected;
+}
+
 int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info)
 {
@@ -239,7 +266,7 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
             if (bad != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         }
-        if (cache && oneshot && looks == MW_PROBE && hits * 8 < looks) {
+        if (cache && oneshot && looks == MW_PROBE && hits * 8 < looks && !mw_manyTwins(points, count, stride, dim)) {
             cache = 0; /* few duplicates: the table costs more than it saves */
             mw_tableFree(exact);
             /* from the first point on, every point is a node of its own: the duplicates met so far
