@@ -137,7 +137,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             mw_dataCellsSet(&cells, size, o.radius);
             mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
             error = mw_engineGraph(&graph, &arena, &list, &cells, NULL, owner);
-            if (error != meshweld_Ok && error != MW_DENSE)
+            if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
                 goto done;
             error = meshweld_ErrorMemory;
         }

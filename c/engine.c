@@ -22,8 +22,10 @@
  * bytes.
  *
  * Dense clusters (everything within r of everything) would make the pairs quadratic: when the
- * tests or pairs pass a budget the engine stops and says so (MW_DENSE), and the caller welds
- * sequentially, where such clusters cost one comparison per point. */
+ * tests or pairs pass a budget the engine stops and says so (MW_DENSE, or MW_CROWDED when its
+ * count of the tests in its cells did before the search: cells wider than the points' spacing
+ * may have been the cause), and the caller welds sequentially, where such clusters cost one
+ * comparison per point. */
 #include "internal.h"
 
 #include <math.h>
@@ -844,7 +846,7 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
      * search runs to its end */
     if (s.within > 2 * m) {
         if (mw_countTests(&s, pairs->test_budget) > pairs->test_budget)
-            return MW_DENSE;
+            return MW_CROWDED;
         pairs->test_budget = SIZE_MAX / 2;
     }
     if ((error = mw_pairsRoom(pairs, arena, m / 2 + 1024)) != meshweld_Ok)

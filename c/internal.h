@@ -569,6 +569,8 @@ typedef struct mw_Nodes {
 } mw_Nodes;
 
 #define MW_DENSE 1 /* mw_engineWeld: too many pairs within r; the caller welds sequentially */
+#define MW_CROWDED 2 /* mw_engineWeld: its cells hold more tests than its budget, counted before the
+                      * search: smaller cells may not (else as MW_DENSE) */
 
 /* What the engine did, for meshweld_trace: the public struct, filled by node (the caller turns
  * nodes into input points); phases says how far to go (2 sort, 3 pairs, 4 graph, 5 walk). */

@@ -982,9 +982,9 @@ static void group_grid(void)
     }
 }
 
-/* The sequential search's work on a one-shot GRID weld of p, and the cells the weld started
- * with; the remap is checked against the precise kd-tree's (every precise method gives NAIVE's). */
-static size_t sequential_steps(const char* name, const float* p, size_t n, int dim, float r, double* cell_size)
+/* A one-shot GRID weld of p through the trace, checked against the precise kd-tree (every precise
+ * method gives NAIVE's), as auto too. */
+static meshweld_Trace traced(const char* name, const float* p, size_t n, int dim, float r)
 {
     unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
     meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
@@ -999,54 +999,60 @@ static size_t sequential_steps(const char* name, const float* p, size_t n, int d
     free(automatic.remap);
     free(tree.remap);
     free(remap);
-    if (cell_size)
-        *cell_size = trace.cell_size;
-    return trace.engine ? 0 : trace.steps;
+    return trace;
+}
+
+/* n points: a fraction stray scattered over +-1e6, a fraction ball in a ball of radius 0.01 at
+ * the box's centre, the rest uniform in the unit box, interleaved at random. */
+static void misjudged_points(float* p, size_t n, int dim, double stray, double ball)
+{
+    for (size_t i = 0; i < n; ++i) {
+        double u = uniform(), v[3], d2;
+        do {
+            d2 = 0;
+            for (int a = 0; a < dim; ++a) v[a] = 2 * uniform() - 1, d2 += v[a] * v[a];
+        } while (d2 > 1);
+        for (int a = 0; a < dim; ++a)
+            p[i * dim + a] = (float)(u < stray ? (uniform() - 0.5) * 2e6 : u < stray + ball ? 0.5 + 0.01 * v[a] : uniform());
+    }
 }
 
 /* Data whose cells are easy to misjudge from a sample: a few stray points far away (the bounding
  * box), points in random order (the gaps between consecutive points), a dense ball inside a
- * sparse cube, points along a line. Cells too wide would crowd every search: the cell size keeps
- * to the bulk's spacing, and the sequential search narrows cells that crowd it, so its work stays
- * a few representatives per point (thousands, before either). */
+ * sparse box, points along a line. Cells too wide would crowd every search: the cell size keeps
+ * to the bulk's spacing, the engine tries smaller cells when its count of tests says they are
+ * crowded, and the sequential search (where the engine cannot go: keys of more than 64 bits)
+ * narrows the cells that crowd it, so its work stays a few representatives per point. */
 static void group_misjudged(void)
 {
     for (int dim = 2; dim <= 3; ++dim) {
         size_t n = 20000;
         float* p = (float*)malloc(n * 3 * sizeof(float));
-        double spacing = pow(1.0 / (double)n, 1.0 / dim), cell = 0;
-        /* 1% of the points scattered over +-1e6, the rest uniform in the unit box, in random order */
+        double spacing = pow(1.0 / (double)n, 1.0 / dim);
+        double ball = pow(dim == 3 ? 4.19e-6 : 3.14e-4, 1.0 / dim) * pow(2.0 / (double)n, 1.0 / dim); /* its spacing */
         seed(400 + dim);
-        for (size_t i = 0; i < n; ++i) {
-            int stray = uniform() < 0.01;
-            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(stray ? (uniform() - 0.5) * 2e6 : uniform());
-        }
-        size_t steps = sequential_steps("stray points", p, n, dim, (float)(0.5 * spacing), &cell);
-        CHECK(cell < 4 * spacing, "stray points dim %d: cells of %g for a spacing of %g", dim, cell, spacing);
-        CHECK(steps < 32 * n, "stray points dim %d: %zu steps for %zu points", dim, steps, n);
-        /* half the points in a ball of radius 0.01, half in the unit box, interleaved at random */
+        misjudged_points(p, n, dim, 0.01, 0);
+        meshweld_Trace t = traced("stray points", p, n, dim, (float)(0.5 * spacing));
+        CHECK(t.cell_size < 4 * spacing, "stray points dim %d: cells of %g for a spacing of %g", dim, t.cell_size, spacing);
+        CHECK(t.engine || t.steps < 16 * n, "stray points dim %d: %zu steps for %zu points", dim, t.steps, n);
         seed(410 + dim);
-        double ball = pow(dim == 3 ? 4.19e-6 : 3.14e-4, 1.0 / dim) * pow(2.0 / (double)n, 1.0 / dim);
-        for (size_t i = 0; i < n; ++i) {
-            int inside = uniform() < 0.5;
-            double v[3], d2;
-            do {
-                d2 = 0;
-                for (int a = 0; a < dim; ++a) v[a] = 2 * uniform() - 1, d2 += v[a] * v[a];
-            } while (d2 > 1);
-            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(inside ? 0.5 + 0.01 * v[a] : uniform());
-        }
-        steps = sequential_steps("a dense ball in a sparse box", p, n, dim, (float)(0.5 * ball), NULL);
-        CHECK(steps < 32 * n, "a dense ball in a sparse box dim %d: %zu steps for %zu points", dim, steps, n);
-        /* points at random along a line through the box, r a third of their spacing */
+        misjudged_points(p, n, dim, 0, 0.5);
+        t = traced("a dense ball in a sparse box", p, n, dim, (float)(0.5 * ball));
+        CHECK(t.engine, "a dense ball in a sparse box dim %d: the sequential search ran (cells of %g)", dim, t.cell_size);
         seed(420 + dim);
-        for (size_t i = 0; i < n; ++i) {
-            double t = uniform() * 1000;
-            p[i * dim] = (float)t, p[i * dim + 1] = (float)(2 * t);
+        for (size_t i = 0; i < n; ++i) { /* at random along a line through the box */
+            double x = uniform() * 1000;
+            p[i * dim] = (float)x, p[i * dim + 1] = (float)(2 * x);
             if (dim == 3) p[i * dim + 2] = 0.5f;
         }
-        steps = sequential_steps("points along a line", p, n, dim, (float)(2236.0 / (double)n / 3), NULL);
-        CHECK(steps < 32 * n, "points along a line dim %d: %zu steps for %zu points", dim, steps, n);
+        t = traced("points along a line", p, n, dim, (float)(2236.0 / (double)n / 3));
+        CHECK(t.engine, "points along a line dim %d: the sequential search ran (cells of %g)", dim, t.cell_size);
+        if (dim == 3) { /* the ball and the stray points: keys too wide for the engine */
+            seed(430);
+            misjudged_points(p, n, dim, 0.01, 0.5);
+            t = traced("a dense ball, stray points", p, n, dim, (float)(0.5 * ball));
+            CHECK(!t.engine && t.steps < 32 * n, "a dense ball, stray points: %zu steps for %zu points", t.steps, n);
+        }
         free(p);
     }
 }
