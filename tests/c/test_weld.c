@@ -1278,6 +1278,32 @@ static void group_allocator(void)
             CHECK(b.outstanding == 0, "welder leaks %ld blocks", b.outstanding);
         }
     }
+    /* 20,000 points along a line: the one-shot exact pass samples the whole input before it drops
+     * its table, and the engine retries smaller cells before it welds: every allocation of those
+     * paths fails in turn too */
+    size_t m = 20000;
+    float* q = (float*)malloc(m * 3 * sizeof(float));
+    unsigned int* line = (unsigned int*)malloc(m * sizeof(unsigned int));
+    unsigned int* line_expect = (unsigned int*)malloc(m * sizeof(unsigned int));
+    for (size_t i = 0; i < m; ++i) {
+        double x = uniform() * 1000;
+        q[i * 3] = (float)x, q[i * 3 + 1] = (float)(2 * x), q[i * 3 + 2] = 0.5f;
+    }
+    meshweld_Options o = {3, (float)(2236.0 / (double)m / 3), meshweld_MethodAuto, 0};
+    b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
+    CHECK(meshweld_weld(line_expect, q, m, 12, &o, NULL) == 0 && b.outstanding == 0, "line: weld leaks %ld", b.outstanding);
+    long calls = b.calls;
+    for (long k = 0; k < 2 * calls; ++k) {
+        b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
+        int e = meshweld_weld(line, q, m, 12, &o, NULL);
+        CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "line: allocation failure gave %d", e);
+        if (e == 0) CHECK(memcmp(line, line_expect, m * sizeof(unsigned)) == 0, "line: result changed under allocation failures");
+        CHECK(b.outstanding == 0, "line: %ld blocks leaked when allocation %ld failed%s", b.outstanding, k / 2, k % 2 ? " alone" : "");
+    }
+    b.fail_at = -1, b.only = 0;
+    free(line_expect);
+    free(line);
+    free(q);
     meshweld_setAllocator(NULL, NULL, NULL);
     free(p);
     free(remap);
