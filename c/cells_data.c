@@ -108,7 +108,7 @@ double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32
     /* times an irrational factor, so that lattice data (tiles, grids) does not line up with the
      * cell walls, where every point would search two cells per axis */
     spacing *= 1.2360679774997896;
-    double floor_size = 2.0 * radius * MW_SLACK;
+    double floor_size = mw_dataCellFloor(radius);
     return isfinite(spacing) && spacing > floor_size ? spacing : floor_size;
 }
 

@@ -415,6 +415,13 @@ static inline int mw_dataCellsHold(double extent, double size)
     return extent < MW_CELL_LIMIT / 2 * size;
 }
 
+/* The narrowest cell edge for radius r: 2r (with the slack), so that an r-box touches at most two
+ * cells per axis. */
+static inline double mw_dataCellFloor(double radius)
+{
+    return 2.0 * radius * MW_SLACK;
+}
+
 /* The cells of edge size for radius r. */
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
 

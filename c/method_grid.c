@@ -110,7 +110,7 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
 {
     mw_Index* index = &w->index;
     double current = 1.0 / index->cells.inverse, previous = current, before = -1.0;
-    double widest = MW_TUNE_LIMIT * current, narrowest = 2.0 * w->radius * MW_SLACK;
+    double widest = MW_TUNE_LIMIT * current, narrowest = mw_dataCellFloor(w->radius);
     size_t searched = index->searched, lookups = index->lookups, work = index->work;
     int widen = b->free >= 4 * MW_TUNE_WINDOW, narrow = 1; /* the trials still open */
     double step = 1.0; /* the trial under way: 2 (wider), 0.5 (narrower), or 1 (none) */
@@ -251,7 +251,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * (points along a line, a dense part among sparse ones). An eighth of the size, twice at
      * most, before the sequential search, which starts from the last size tried */
     for (int retry = 0; engine == MW_CROWDED && retry < 2; ++retry) {
-        double smaller = fmax(size / 8.0, 2.0 * w->radius * MW_SLACK);
+        double smaller = fmax(size / 8.0, mw_dataCellFloor(w->radius));
         if (!(smaller < size) || !mw_dataCellsHold(b.d.extent, smaller))
             break;
         size = smaller;
@@ -328,7 +328,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
     /* cells too wide for the representatives' density: halve them (never below 2r) */
     if (indexed && mw_indexCrowded(&w->index)) {
-        double smaller = fmax(0.5 * size, 2.0 * w->radius * MW_SLACK);
+        double smaller = fmax(0.5 * size, mw_dataCellFloor(w->radius));
         if (smaller < size)
             (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, 0); /* on failure it stays */
         w->index.work = w->index.searched = 0;

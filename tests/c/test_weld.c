@@ -30,6 +30,19 @@ static double gaussian(void)
     return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
+/* The n points of p (dim floats each) in a random order: a Fisher-Yates shuffle on next_u64. */
+static void shuffle_points(float* p, size_t n, int dim)
+{
+    for (size_t i = n > 0 ? n - 1 : 0; i > 0; --i) {
+        size_t j = next_u64() % (i + 1);
+        for (int a = 0; a < dim; ++a) {
+            float t = p[i * dim + a];
+            p[i * dim + a] = p[j * dim + a];
+            p[j * dim + a] = t;
+        }
+    }
+}
+
 /* ---- the brute-force checker ---- */
 static double dist(const float* a, const float* b, int dim)
 {
@@ -310,10 +323,7 @@ static void group_adversarial(void)
             check_all(name, p, n, dim, r);
             /* shuffled order */
             seed(7);
-            for (size_t i = n - 1; i > 0; --i) {
-                size_t j = next_u64() % (i + 1);
-                for (int a = 0; a < dim; ++a) { float t = p[i * dim + a]; p[i * dim + a] = p[j * dim + a]; p[j * dim + a] = t; }
-            }
+            shuffle_points(p, n, dim);
             snprintf(name, sizeof(name), "shuffled lattice r/2 dim %d", dim);
             check_all(name, p, n, dim, r);
             free(p);
@@ -924,13 +934,7 @@ static void group_grid(void)
             memcpy(q + i * dim, p + (n - 1 - i) * dim, dim * sizeof(float));
         expect_naive("sparse grid backwards", q, n, dim, r, meshweld_MethodAuto);
         seed(340 + dim);
-        for (size_t i = n - 1; i > 0; --i) {
-            size_t j = (size_t)(uniform() * (double)(i + 1)) % (i + 1);
-            float t[3];
-            memcpy(t, q + i * dim, dim * sizeof(float));
-            memcpy(q + i * dim, q + j * dim, dim * sizeof(float));
-            memcpy(q + j * dim, t, dim * sizeof(float));
-        }
+        shuffle_points(q, n, dim);
         expect_naive("sparse grid shuffled", q, n, dim, r, meshweld_MethodAuto);
         free(q);
         free(p);
@@ -1122,25 +1126,9 @@ static void group_exact(void)
             for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)uniform();
         for (size_t i = m; i < n; ++i)
             memcpy(p + i * dim, p + (i % m) * dim, dim * sizeof(float));
-        for (size_t i = n - 1; i > 0; --i) {
-            size_t j = next_u64() % (i + 1);
-            float t[3];
-            memcpy(t, p + i * dim, dim * sizeof(float));
-            memcpy(p + i * dim, p + j * dim, dim * sizeof(float));
-            memcpy(p + j * dim, t, dim * sizeof(float));
-        }
-        float r = (float)(0.5 * pow(1.0 / (double)m, 1.0 / dim));
-        unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
-        meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
-        meshweld_Trace trace;
-        memset(&trace, 0, sizeof(trace));
-        trace.phases = 5;
-        int e = meshweld_trace(remap, p, n, dim * sizeof(float), &o, &trace, NULL);
-        CHECK(!e && trace.nodes == m, "shuffled soup dim %d: %zu nodes for %zu positions", dim, trace.nodes, m);
-        Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-        CHECK(memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0, "shuffled soup dim %d: differs from the kd-tree", dim);
-        free(tree.remap);
-        free(remap);
+        shuffle_points(p, n, dim);
+        meshweld_Trace t = traced("shuffled soup", p, n, dim, (float)(0.5 * pow(1.0 / (double)m, 1.0 / dim)));
+        CHECK(t.nodes == m, "shuffled soup dim %d: %zu nodes for %zu positions", dim, t.nodes, m);
         free(p);
     }
     for (int dim = 2; dim <= 3; ++dim) {
