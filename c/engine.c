@@ -383,6 +383,103 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
     return meshweld_Ok;
 }
 
+/* The key pass of mw_radixCells: each node's key (its squeezed one when squeezed is not NULL, a
+ * constant where it is called), its digits counted, its sort word written (packed when order is
+ * NULL); returns whether the keys came in order. */
+MW_INLINE mw_KeyOrder mw_radixKeys(const mw_Keying* keying, const uint32_t* squeezed, size_t m, uint64_t* keys,
+                                   uint32_t* order, unsigned char* state, uint32_t* count, int passes, int width,
+                                   int shift, int low)
+{
+    uint32_t mask = ((uint32_t)1 << width) - 1;
+    uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
+    mw_KeyOrder key_order = {0, 0};
+    for (size_t j = 0; j < m; ++j) {
+        unsigned int t;
+        uint64_t key = mw_nodeKey(keying, j, &t);
+        if (squeezed) /* (the key above is then of no use: only its touch state is) */
+            key = squeezed[3 * j] + keying->row * squeezed[3 * j + 1] + keying->layer * squeezed[3 * j + 2];
+        mw_keyOrderAdd(&key_order, key);
+        count0[key & mask]++;
+        count1[(key >> width) & mask]++;
+        count2[(key >> 2 * width) & mask]++;
+        for (int p = 3; p < passes; ++p)
+            count[((size_t)p << width) + ((key >> (p * width)) & mask)]++;
+        if (!order) {
+            keys[j] = key << shift | (uint64_t)t << low | j;
+        } else {
+            keys[j] = key;
+            order[j] = (uint32_t)j;
+            state[j] = (unsigned char)t;
+        }
+    }
+    return key_order;
+}
+
+/* Boxes too wide for 64-bit keys (a few points far from the rest, in 3D): each axis's occupied
+ * cell coordinates squeezed together in order, a stretch of empty ones kept as one empty cell, so
+ * that neighbour cells stay neighbours and no others become so. squeezed[3 j + a] is node j's
+ * coordinate on axis a, from 1 (a margin of one cell each side); s->extent becomes the squeezed
+ * box's, s->origin 0. Each axis: the coordinates sorted with their nodes by radix passes, then
+ * numbered. MW_DENSE when even the squeezed box is too wide.
+ * Only for cells wider than their floor of 2r (reach below MW_SQUEEZE_REACH): cells at the floor
+ * mean points closer than 2r, and such sets (dense clusters) mostly pass the pair budget, after
+ * the squeeze's sorts and the search have been paid for nothing (measured: clusters with outliers,
+ * three times the instructions of the sequential weld they then get). */
+#define MW_SQUEEZE_REACH 0.45
+static int mw_squeeze(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                      const int32_t lo[3], uint32_t** squeezed)
+{
+    size_t m = nodes->count;
+    uint32_t* out = (uint32_t*)mw_arenaAllocate(arena, m, 3 * sizeof(uint32_t));
+    uint64_t* words = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    uint64_t* words2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)3 << 11, sizeof(uint32_t));
+    if (!out || !words || !words2 || !count)
+        return meshweld_ErrorMemory;
+    double range = 1.0, inverse = cells->inverse;
+    for (int a = 0; a < 3; ++a) {
+        if (a >= nodes->dim) {
+            for (size_t j = 0; j < m; ++j)
+                out[3 * j + a] = 0;
+            s->origin[a] = 0, s->extent[a] = 1;
+            continue;
+        }
+        int passes, width;
+        mw_radixDigits(mw_bitsFor(s->extent[a]), &passes, &width); /* at most 3 passes: 2^29 cells */
+        uint32_t mask = ((uint32_t)1 << width) - 1;
+        memset(count, 0, ((size_t)3 << 11) * sizeof(uint32_t));
+        uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
+        for (size_t j = 0; j < m; ++j) { /* (three digits counted: unused ones count 0) */
+            uint64_t f = (uint64_t)((int64_t)mw_floor((double)mw_nodePoint(nodes, j)[a] * inverse) - lo[a]);
+            count0[f & mask]++;
+            count1[(f >> width) & mask]++;
+            count2[(f >> 2 * width) & mask]++;
+            words[j] = f << 32 | j;
+        }
+        for (int p = 0; p < passes; ++p) {
+            mw_startsOf(count + ((size_t)p << width), (size_t)mask + 1);
+            mw_radixPass(words2, words, m, count + ((size_t)p << width), 32 + p * width, mask);
+            uint64_t* t = words;
+            words = words2, words2 = t;
+        }
+        uint64_t previous = words[0] >> 32;
+        uint32_t c = 1;
+        for (size_t i = 0; i < m; ++i) {
+            uint64_t f = words[i] >> 32, gap = f - previous;
+            c += (uint32_t)(gap < 2 ? gap : 2);
+            previous = f;
+            out[3 * (words[i] & 0xffffffffu) + a] = c;
+        }
+        s->origin[a] = 0, s->extent[a] = (uint64_t)c + 2;
+        range *= (double)s->extent[a];
+    }
+    mw_arenaRelease(arena, words);
+    mw_arenaRelease(arena, words2);
+    mw_arenaRelease(arena, count);
+    *squeezed = out;
+    return range >= 0x1p62 ? MW_DENSE : meshweld_Ok;
+}
+
 /* Sparse boxes, and dense ones of many nodes: the nodes' keys sorted by a stable LSD radix sort
  * (digits of at most 11 bits, as few passes as the key range needs; the histograms of every digit
  * are counted in the pass that computes the keys). A node's sort word holds its key above its
@@ -391,14 +488,14 @@ static int mw_bucketCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, 
  * and the cells found on the way: the runs of equal keys when sparse, every key of the range when
  * dense. */
 static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                         double range, int dense)
+                         double range, int dense, const uint32_t* squeezed)
 {
     size_t m = nodes->count;
     int bits = 1, low = mw_bitsFor(m); /* key bits; node bits in a packed word */
     while (bits < 64 && (double)((uint64_t)1 << bits) < range)
         bits++;
     int packed = bits + 5 + low <= 64;
-    if (packed && m >= mw_bucketed && bits <= 11 + 3 * 8) {
+    if (packed && m >= mw_bucketed && bits <= 11 + 3 * 8 && !squeezed) {
         int error = mw_bucketCells(s, arena, nodes, cells, bits, low, dense ? (size_t)range : 0);
         if (error != MW_SKEWED)
             return error;
@@ -421,26 +518,9 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     if (!keys || !keys2 || !count || (!packed && (!order || !order2 || !state)))
         return meshweld_ErrorMemory;
     memset(count, 0, ((size_t)digits << width) * sizeof(uint32_t));
-    uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
     const mw_Keying keying = mw_keying(s, nodes, cells);
-    mw_KeyOrder key_order = {0, 0};
-    for (size_t j = 0; j < m; ++j) {
-        unsigned int t;
-        uint64_t key = mw_nodeKey(&keying, j, &t);
-        mw_keyOrderAdd(&key_order, key);
-        count0[key & mask]++;
-        count1[(key >> width) & mask]++;
-        count2[(key >> 2 * width) & mask]++;
-        for (int p = 3; p < passes; ++p)
-            count[((size_t)p << width) + ((key >> (p * width)) & mask)]++;
-        if (packed) {
-            keys[j] = key << shift | (uint64_t)t << low | j;
-        } else {
-            keys[j] = key;
-            order[j] = (uint32_t)j;
-            state[j] = (unsigned char)t;
-        }
-    }
+    mw_KeyOrder key_order = squeezed ? mw_radixKeys(&keying, squeezed, m, keys, order, state, count, passes, width, shift, low)
+                                     : mw_radixKeys(&keying, NULL, m, keys, order, state, count, passes, width, shift, low);
     passes = mw_passesNeeded(&key_order, passes);
     for (int p = 0; p < passes; ++p)
         mw_startsOf(count + ((size_t)p << width), (size_t)mask + 1);
@@ -531,8 +611,23 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     return meshweld_Ok;
 }
 
-/* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys: the
- * caller welds sequentially). cell[] is m words of scratch. */
+/* The nodes of a box too wide for 64-bit keys in cell order, by their squeezed keys. */
+static MW_NOINLINE int mw_squeezedCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
+                                        const int32_t lo[3])
+{
+    uint32_t* squeezed;
+    int error = mw_squeeze(s, arena, nodes, cells, lo, &squeezed);
+    if (error != meshweld_Ok)
+        return error;
+    mw_shellSetup(s, nodes->dim);
+    double range = (double)s->extent[0] * (double)s->extent[1] * (double)s->extent[2];
+    error = mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)nodes->count + 4096.0, squeezed);
+    mw_arenaRelease(arena, squeezed);
+    return error;
+}
+
+/* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys even
+ * squeezed: the caller welds sequentially). cell[] is m words of scratch. */
 static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                         const float* box, uint32_t* cell)
 {
@@ -570,12 +665,12 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
         s->extent[a] = (uint64_t)((int64_t)hi[a] - lo[a] + 1 + 2 * pad);
         range *= (double)s->extent[a];
     }
-    if (range >= 0x1p62)
-        return MW_DENSE;
+    if (range >= 0x1p62) /* (not where the cells sit at their floor of 2r, see mw_squeeze) */
+        return cells->reach < MW_SQUEEZE_REACH ? mw_squeezedCells(s, arena, nodes, cells, lo) : MW_DENSE;
     mw_shellSetup(s, nodes->dim);
     if (range <= 2.0 * (double)m + 4096.0 && m <= MW_SCATTER)
         return mw_countCells(s, arena, nodes, cells, (size_t)range, cell);
-    return mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)m + 4096.0);
+    return mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)m + 4096.0, NULL);
 }
 
 /* Room for more pairs in the pair buffers: 0, or MW_DENSE past the budget, or an error. */
@@ -792,8 +887,9 @@ static int mw_findPairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Sorted* s, co
     return nodes->dim == 3 ? mw_findPairsIn(pairs, arena, s, nodes, 3) : mw_findPairsIn(pairs, arena, s, nodes, 2);
 }
 
-/* The trace's record of the sort: the order, and the occupied cells with their keys. */
-static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m)
+/* The trace's record of the sort: the order, and the occupied cells with their keys (those of
+ * their first points: a squeezed box's keys are not the cells'). */
+static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m, const mw_DataCells* cells)
 {
     if (trace->order)
         for (size_t i = 0; i < m; ++i)
@@ -803,10 +899,10 @@ static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m)
         if (s->start[c] == s->start[c + 1])
             continue;
         if (trace->cell_keys) {
-            uint64_t key = s->key ? s->key[c] : c;
-            trace->cell_keys[occupied * 3] = (int)((int64_t)(key % s->extent[0]) + s->origin[0]);
-            trace->cell_keys[occupied * 3 + 1] = (int)((int64_t)(key / s->extent[0] % s->extent[1]) + s->origin[1]);
-            trace->cell_keys[occupied * 3 + 2] = (int)((int64_t)(key / s->extent[0] / s->extent[1]) + s->origin[2]);
+            const mw_Point4* p = &s->p[s->start[c]];
+            trace->cell_keys[occupied * 3] = mw_floor((double)p->x * cells->inverse);
+            trace->cell_keys[occupied * 3 + 1] = mw_floor((double)p->y * cells->inverse);
+            trace->cell_keys[occupied * 3 + 2] = mw_floor((double)p->z * cells->inverse);
         }
         if (trace->cell_start)
             trace->cell_start[occupied] = s->start[c];
@@ -836,7 +932,7 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
     if ((error = mw_sortNodes(&s, arena, nodes, cells, box, scratch)) != meshweld_Ok)
         return error;
     if (trace)
-        mw_traceSort(trace, &s, m);
+        mw_traceSort(trace, &s, m, cells);
     if (phases <= 2)
         return meshweld_Ok;
     /* crowded cells (more than two tests per node within them): the search's tests are counted

@@ -4,8 +4,9 @@
 //
 // The seeds are what a fuzzer would take long to build from nothing: a few hundred points of
 // uniform data, lattices on cell boundaries, exact duplicates with -0 and +0, pairs exactly r
-// apart, clusters, huge coordinates with a tiny radius, denormals, NaN and infinities, every
-// method and store in 2D and 3D, allocation failures, and for the mesh layer real index buffers.
+// apart, clusters (some millions of cells apart), huge coordinates with a tiny radius, denormals,
+// NaN and infinities, every method and store in 2D and 3D, allocation failures, and for the mesh
+// layer real index buffers.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +138,11 @@ const sets = {
       if (i === n - 2) b.special(Array.from({ length: dim }, (_, a) => (a === dim - 1 ? 32 + int(4) : int(22))));
       else b.halves(Array.from({ length: dim }, () => int(16) - 8));
     }
+  },
+  // clusters millions of cells apart, points a few r apart: 3D cell keys of more than 64 bits
+  farClusters(b, dim, n) {
+    const centres = Array.from({ length: 5 }, () => Array.from({ length: dim }, () => Math.fround((random() - 0.5) * 2e6)));
+    for (let i = 0; i < n; i++) b.raw(centres[Math.floor((i * 5) / n)].map((c) => Math.fround(c + random() * 0.5)));
   },
   denormal(b, dim, n) {
     // fz_specials 10..13: +-1e-45, 3e-45, 1e-40; 8, 9: +-FLT_MIN; 0, 1: +-0
@@ -334,6 +340,13 @@ for (let k = 0; k < 8; k++) {
   for (const c of ['grid-2r', 'kdtree', 'hexagon', 'auto', 'bcc', 'naive', 'grid-r', 'hex'][k]) b.u8(c.charCodeAt(0) & 0xfe);
   b.u32(-int(20));
   corpora.query.push([`names-${k}`, b]);
+}
+
+// (added last, so that the random numbers of the seeds above stay as they were)
+for (const dim of [2, 3]) {
+  const b = weldHeader('grid', 1, dim, 0.1);
+  sets.farClusters(b, dim, 100);
+  corpora.weld.push([`far-clusters-${dim}d`, b]);
 }
 
 // the engine's target reads the weld target's bytes: the same seeds
