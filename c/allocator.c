@@ -142,6 +142,13 @@ void mw_arenaRelease(mw_Arena* arena, void* block)
         }
 }
 
+void mw_arenaUnwind(mw_Arena* arena, int mark)
+{
+    /* (mw_arenaRelease moves the last block into the freed slot: blocks older than mark stay below it) */
+    while (arena->count > mark)
+        mw_deallocate(arena->blocks[--arena->count]);
+}
+
 void mw_arenaFree(mw_Arena* arena)
 {
     while (arena->count > 0)

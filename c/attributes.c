@@ -132,15 +132,20 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     mw_Graph graph = {NULL, NULL};
     if (o.radius > 0 && o.method != meshweld_MethodKdtree) {
         double size = mw_dataCellSize(points, stride, o.dim, position_point, distinct, o.radius);
-        if (mw_dataCellsHold(d.extent, size)) {
+        mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
+        /* crowded cells: smaller ones (mw_dataCellRetry), before the kd-tree (which also takes
+         * coordinates beyond the cells' range) */
+        error = MW_DENSE;
+        for (int retry = 0; mw_dataCellsHold(d.extent, size); ++retry) {
             mw_DataCells cells;
             mw_dataCellsSet(&cells, size, o.radius);
-            mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
             error = mw_engineGraph(&graph, &arena, &list, &cells, NULL, owner);
-            if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
-                goto done;
-            error = meshweld_ErrorMemory;
+            if (error != MW_CROWDED || retry == MW_CELL_RETRIES || (size = mw_dataCellRetry(size, o.radius, d.extent)) == 0.0)
+                break;
         }
+        if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
+            goto done;
+        error = meshweld_ErrorMemory;
     }
     if (o.radius > 0 && !graph.first) {
         if (mw_kdAllocate(&tree, distinct, o.dim))

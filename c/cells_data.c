@@ -17,6 +17,12 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
     cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
 }
 
+double mw_dataCellRetry(double size, double radius, double extent)
+{
+    double smaller = fmax(size / 8.0, mw_dataCellFloor(radius));
+    return smaller < size && mw_dataCellsHold(extent, smaller) ? smaller : 0.0;
+}
+
 /* The k-th smallest of v[0..n) (k < n, no NaN), v reordered: a quickselect, Hoare's partition
  * around the median of three, O(n) on average (an insertion sort of the sample cost more than the
  * rest of a small weld). */

@@ -970,9 +970,12 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
     size_t m = nodes->count;
     graph->first = graph->neighbour = NULL;
     mw_Pairs pairs;
+    int mark = arena->count;
     int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL);
-    if (error != meshweld_Ok)
+    if (error != meshweld_Ok) { /* (its buffers freed: the caller tries again, or another search) */
+        mw_arenaUnwind(arena, mark);
         return error;
+    }
 
     /* step 3: each node's neighbours, earlier then later ones, by a counting sort of the pairs */
     size_t entries = 2 * pairs.count;

@@ -147,6 +147,7 @@ typedef struct mw_Arena {
 
 void* mw_arenaAllocate(mw_Arena* arena, size_t count, size_t size); /* NULL on failure */
 void mw_arenaRelease(mw_Arena* arena, void* block); /* frees one block early */
+void mw_arenaUnwind(mw_Arena* arena, int mark); /* frees the blocks allocated since arena->count was mark */
 void mw_arenaFree(mw_Arena* arena);
 
 /* Open-addressing hash table with linear probing; power-of-two capacity, load <= 1/2 after
@@ -424,6 +425,14 @@ static inline double mw_dataCellFloor(double radius)
 
 /* The cells of edge size for radius r. */
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
+
+/* The cells to try the engine again with when it answered MW_CROWDED (its count of tests says
+ * cells of size crowd, though wider than 2r: the sample misread the spacing, as for points along
+ * a line, a dense part among sparse ones): an eighth of size, not below the floor, where they
+ * still hold extent; 0 when there are none. At most MW_CELL_RETRIES times, then the caller's
+ * fallback (the sequential weld, or the attribute weld's kd-tree). */
+#define MW_CELL_RETRIES 2
+double mw_dataCellRetry(double size, double radius, double extent);
 
 /* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
  * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */

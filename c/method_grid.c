@@ -247,12 +247,11 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     /* a welder's small batches go straight to the index: sorting a handful of nodes costs more
      * than searching for them (the same rule, so the same result) */
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE : mw_engineWeldBoxed(b.owner, &nodes, &cells, all_free ? box : NULL, trace);
-    /* cells that crowd the engine's tests though wider than 2r: the sample misread the spacing
-     * (points along a line, a dense part among sparse ones). An eighth of the size, twice at
-     * most, before the sequential search, which starts from the last size tried */
-    for (int retry = 0; engine == MW_CROWDED && retry < 2; ++retry) {
-        double smaller = fmax(size / 8.0, mw_dataCellFloor(w->radius));
-        if (!(smaller < size) || !mw_dataCellsHold(b.d.extent, smaller))
+    /* crowded cells: smaller ones (mw_dataCellRetry), before the sequential search, which starts
+     * from the last size tried */
+    for (int retry = 0; engine == MW_CROWDED && retry < MW_CELL_RETRIES; ++retry) {
+        double smaller = mw_dataCellRetry(size, w->radius, b.d.extent);
+        if (smaller == 0.0)
             break;
         size = smaller;
         mw_dataCellsSet(&cells, size, w->radius);
