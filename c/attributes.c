@@ -83,6 +83,20 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     return i;
 }
 
+/* One try of the engine's graph of positions within r (mw_engineTries). */
+typedef struct mw_GraphTry {
+    mw_Graph* graph;
+    mw_Arena* arena;
+    const mw_Nodes* nodes;
+    uint32_t* scratch;
+} mw_GraphTry;
+
+static int mw_graphTry(void* context, const mw_DataCells* cells)
+{
+    const mw_GraphTry* t = (const mw_GraphTry*)context;
+    return mw_engineGraph(t->graph, t->arena, t->nodes, cells, NULL, t->scratch);
+}
+
 /* meshweld_weldAttributes, and with first (and kept when not NULL) meshweld_weldAttributesFirst */
 static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* kept, int first_wanted,
                              const float* points, size_t count, size_t stride, const meshweld_Options* options,
@@ -132,20 +146,15 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     mw_Graph graph = {NULL, NULL};
     if (o.radius > 0 && o.method != meshweld_MethodKdtree) {
         double size = mw_dataCellSize(points, stride, o.dim, position_point, distinct, o.radius);
-        mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
-        /* crowded cells: smaller ones (mw_dataCellRetry), before the kd-tree (which also takes
-         * coordinates beyond the cells' range) */
-        error = MW_DENSE;
-        for (int retry = 0; mw_dataCellsHold(d.extent, size); ++retry) {
-            mw_DataCells cells;
-            mw_dataCellsSet(&cells, size, o.radius);
-            error = mw_engineGraph(&graph, &arena, &list, &cells, NULL, owner);
-            if (error != MW_CROWDED || retry == MW_CELL_RETRIES || (size = mw_dataCellRetry(size, o.radius, d.extent)) == 0.0)
-                break;
+        if (mw_dataCellsHold(d.extent, size)) { /* (else the kd-tree, which takes any coordinate) */
+            mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
+            mw_GraphTry graph_try = {&graph, &arena, &list, owner};
+            /* crowded cells: smaller ones (mw_engineTries), before the kd-tree */
+            error = mw_engineTries(mw_graphTry, &graph_try, &size, o.radius, d.extent);
+            if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
+                goto done;
+            error = meshweld_ErrorMemory;
         }
-        if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
-            goto done;
-        error = meshweld_ErrorMemory;
     }
     if (o.radius > 0 && !graph.first) {
         if (mw_kdAllocate(&tree, distinct, o.dim))

@@ -17,10 +17,17 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
     cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
 }
 
-double mw_dataCellRetry(double size, double radius, double extent)
+int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent)
 {
-    double smaller = fmax(size / 8.0, mw_dataCellFloor(radius));
-    return smaller < size && mw_dataCellsHold(extent, smaller) ? smaller : 0.0;
+    for (int retry = 0;; ++retry) {
+        mw_DataCells cells;
+        mw_dataCellsSet(&cells, *size, radius);
+        int error = run(context, &cells);
+        double smaller = fmax(*size / 8.0, mw_dataCellFloor(radius));
+        if (error != MW_CROWDED || retry == MW_CELL_RETRIES || !(smaller < *size) || !mw_dataCellsHold(extent, smaller))
+            return error;
+        *size = smaller;
+    }
 }
 
 /* The k-th smallest of v[0..n) (k < n, no NaN), v reordered: a quickselect, Hoare's partition

@@ -426,13 +426,15 @@ static inline double mw_dataCellFloor(double radius)
 /* The cells of edge size for radius r. */
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
 
-/* The cells to try the engine again with when it answered MW_CROWDED (its count of tests says
- * cells of size crowd, though wider than 2r: the sample misread the spacing, as for points along
- * a line, a dense part among sparse ones): an eighth of size, not below the floor, where they
- * still hold extent; 0 when there are none. At most MW_CELL_RETRIES times, then the caller's
- * fallback (the sequential weld, or the attribute weld's kd-tree). */
+/* The spatial engine on cells of *size, then on smaller ones while it answers MW_CROWDED (its count
+ * of tests says the cells crowd, though wider than 2r: the sample misread the spacing, as for
+ * points along a line, a dense part among sparse ones): an eighth of the size each time, not
+ * below 2r, while they hold extent, MW_CELL_RETRIES times at most. Then the caller's fallback
+ * (the sequential weld, or the attribute weld's kd-tree). run(context, cells) is one try; returns
+ * the last try's answer, *size the last size tried. */
 #define MW_CELL_RETRIES 2
-double mw_dataCellRetry(double size, double radius, double extent);
+typedef int (*mw_EngineTry)(void* context, const mw_DataCells* cells);
+int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent);
 
 /* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
  * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */

@@ -161,6 +161,20 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
     return total + (index->work - work);
 }
 
+/* One try of the engine on a batch's free nodes (mw_engineTries). */
+typedef struct mw_WeldTry {
+    uint32_t* owner;
+    const mw_Nodes* nodes;
+    const float* box;
+    meshweld_Trace* trace;
+} mw_WeldTry;
+
+static int mw_weldTry(void* context, const mw_DataCells* cells)
+{
+    const mw_WeldTry* t = (const mw_WeldTry*)context;
+    return mw_engineWeldBoxed(t->owner, t->nodes, cells, t->box, t->trace);
+}
+
 /* A scratch block of a batch: on the stack (local, room bytes) when it fits, else from the arena.
  * A welder fed a point at a time then allocates nothing per batch. */
 static void* mw_batchBlock(mw_Arena* arena, void* local, size_t room, size_t count, size_t size)
@@ -239,24 +253,15 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     }
 
     /* step 3 */
-    mw_DataCells cells;
-    mw_dataCellsSet(&cells, size, w->radius);
     /* when every node is free their box is the batch's (equal positions, up to the sign of 0) */
     float box[6] = {b.d.low[0], b.d.low[1], b.d.low[2], b.d.high[0], b.d.high[1], b.d.high[2]};
     mw_Nodes nodes = {points, stride, w->dim, b.free_point, b.free, w->radius};
+    mw_WeldTry weld_try = {b.owner, &nodes, all_free ? box : NULL, trace};
     /* a welder's small batches go straight to the index: sorting a handful of nodes costs more
-     * than searching for them (the same rule, so the same result) */
-    int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE : mw_engineWeldBoxed(b.owner, &nodes, &cells, all_free ? box : NULL, trace);
-    /* crowded cells: smaller ones (mw_dataCellRetry), before the sequential search, which starts
-     * from the last size tried */
-    for (int retry = 0; engine == MW_CROWDED && retry < MW_CELL_RETRIES; ++retry) {
-        double smaller = mw_dataCellRetry(size, w->radius, b.d.extent);
-        if (smaller == 0.0)
-            break;
-        size = smaller;
-        mw_dataCellsSet(&cells, size, w->radius);
-        engine = mw_engineWeldBoxed(b.owner, &nodes, &cells, all_free ? box : NULL, trace);
-    }
+     * than searching for them (the same rule, so the same result). Crowded cells: smaller ones
+     * (mw_engineTries), before the sequential search, which starts from the last size tried */
+    int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE
+                                                                : mw_engineTries(mw_weldTry, &weld_try, &size, w->radius, b.d.extent);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;
