@@ -486,9 +486,10 @@ static int mw_squeeze(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, cons
  * touch state (5 bits) above its index (low bits) when they fit 64 bits; else keys and nodes move
  * side by side and the states stay in node order. Then the points are gathered into cell order,
  * and the cells found on the way: the runs of equal keys when sparse, every key of the range when
- * dense. */
+ * dense. Each buffer is freed as soon as it is read for the last time (squeezed, the nodes'
+ * squeezed coordinates when not NULL, once the keys are made). */
 static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                         double range, int dense, const uint32_t* squeezed)
+                         double range, int dense, uint32_t* squeezed)
 {
     size_t m = nodes->count;
     int bits = 1, low = mw_bitsFor(m); /* key bits; node bits in a packed word */
@@ -521,6 +522,7 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     const mw_Keying keying = mw_keying(s, nodes, cells);
     mw_KeyOrder key_order = squeezed ? mw_radixKeys(&keying, squeezed, m, keys, order, state, count, passes, width, shift, low)
                                      : mw_radixKeys(&keying, NULL, m, keys, order, state, count, passes, width, shift, low);
+    mw_arenaRelease(arena, squeezed);
     passes = mw_passesNeeded(&key_order, passes);
     for (int p = 0; p < passes; ++p)
         mw_startsOf(count + ((size_t)p << width), (size_t)mask + 1);
@@ -542,6 +544,7 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
         keys = keys2, keys2 = t;
     }
     mw_arenaRelease(arena, keys2);
+    mw_arenaRelease(arena, order2);
     mw_arenaRelease(arena, count);
     /* the gather, and the cells: a cell starts where the key changes */
     s->p = (mw_Point4*)mw_arenaAllocate(arena, m, sizeof(mw_Point4));
@@ -561,7 +564,6 @@ static int mw_radixCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     mw_arenaRelease(arena, keys);
     if (!packed) {
         mw_arenaRelease(arena, order);
-        mw_arenaRelease(arena, order2);
         mw_arenaRelease(arena, state);
     }
     return meshweld_Ok;
@@ -621,9 +623,7 @@ static MW_NOINLINE int mw_squeezedCells(mw_Sorted* s, mw_Arena* arena, const mw_
         return error;
     mw_shellSetup(s, nodes->dim);
     double range = (double)s->extent[0] * (double)s->extent[1] * (double)s->extent[2];
-    error = mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)nodes->count + 4096.0, squeezed);
-    mw_arenaRelease(arena, squeezed);
-    return error;
+    return mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)nodes->count + 4096.0, squeezed);
 }
 
 /* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys even
