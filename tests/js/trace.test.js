@@ -119,6 +119,25 @@ test('traceWeld: a 3D cloud with 3.5 neighbours within r per point keeps the spa
   assert.deepEqual(t.remap, weld(points, { radius, method: 'kdtree' }).remap);
 });
 
+test('traceWeld: 3D clusters millions of cells apart (cell keys past 64 bits) keep the spatial engine', () => {
+  // 16 clusters over +-1e6, points 0.15 apart: the box spans more than 2^63 cells, whose keys the
+  // engine squeezes; the trace still lists each cell by its own coordinates
+  const n = 20000;
+  const radius = 0.05;
+  const random = mulberry32(17);
+  const centres = Array.from({ length: 16 }, () => [0, 1, 2].map(() => (random() - 0.5) * 2e6));
+  const points = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) points[i * 3 + a] = centres[Math.floor((i * 16) / n)][a] + (random() - 0.5) * 2;
+  const t = traceWeld(points, { radius });
+  assert.equal(t.engine, 'spatial');
+  assert.ok(2e6 / t.cellSize > 2 ** 21, `cells of ${t.cellSize}`);
+  assert.deepEqual(t.remap, weld(points, { radius, method: 'kdtree' }).remap);
+  for (let c = 0; c + 1 < t.cellStart.length; c++)
+    for (let k = t.cellStart[c]; k < t.cellStart[c + 1]; k++)
+      for (let a = 0; a < 3; a++)
+        assert.equal(Math.floor(points[t.order[k] * 3 + a] / t.cellSize), t.cellKeys[c * 3 + a], `point ${t.order[k]}, cell ${c}`);
+});
+
 test('traceWeld: a dense patch among sparse points, first in cell order, keeps the spatial engine', () => {
   // the patch (a lattice at spacing r / 2, 1,600 points) makes the first nodes' tests run far
   // above the budget's rate, but the whole set stays within the budget
