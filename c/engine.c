@@ -276,6 +276,27 @@ MW_INLINE void mw_radixPass(uint64_t* to, const uint64_t* from, size_t n, uint32
     }
 }
 
+/* words[0, n) sorted, stably, by their high 32 bits (keys below 2^bits) in passes of at most 11
+ * bits, with other[] (n words) and count[] (2^11) as scratch; returns the one of words and other
+ * that holds the result. */
+static uint64_t* mw_radixHigh(uint64_t* words, uint64_t* other, size_t n, int bits, uint32_t* count)
+{
+    int passes, width;
+    mw_radixDigits(bits, &passes, &width);
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    for (int pass = 0; pass < passes; ++pass) {
+        int by = 32 + pass * width;
+        memset(count, 0, ((size_t)1 << width) * sizeof(uint32_t));
+        for (size_t k = 0; k < n; ++k)
+            count[(words[k] >> by) & mask]++;
+        mw_startsOf(count, (size_t)1 << width);
+        mw_radixPass(other, words, n, count, by, mask);
+        uint64_t* swap = words;
+        words = other, other = swap;
+    }
+    return words;
+}
+
 /* Nodes from which a radix sort of packed words goes by buckets (mw_bucketCells): where the
  * input and the sorted points together pass the last-level cache, and the gather's reads of the
  * input at random miss (measured: 0.82-0.85 of the weld's time at 4M uniform points in
@@ -433,7 +454,7 @@ static int mw_squeeze(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, cons
     uint32_t* out = (uint32_t*)mw_arenaAllocate(arena, m, 3 * sizeof(uint32_t));
     uint64_t* words = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
     uint64_t* words2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
-    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)3 << 11, sizeof(uint32_t));
+    uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)1 << 11, sizeof(uint32_t));
     if (!out || !words || !words2 || !count)
         return meshweld_ErrorMemory;
     double range = 1.0, inverse = cells->inverse;
@@ -444,31 +465,16 @@ static int mw_squeeze(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, cons
             s->origin[a] = 0, s->extent[a] = 1;
             continue;
         }
-        int passes, width;
-        mw_radixDigits(mw_bitsFor(s->extent[a]), &passes, &width); /* at most 3 passes: 2^29 cells */
-        uint32_t mask = ((uint32_t)1 << width) - 1;
-        memset(count, 0, ((size_t)3 << 11) * sizeof(uint32_t));
-        uint32_t *count0 = count, *count1 = count + ((size_t)1 << width), *count2 = count + ((size_t)2 << width);
-        for (size_t j = 0; j < m; ++j) { /* (three digits counted: unused ones count 0) */
-            uint64_t f = (uint64_t)((int64_t)mw_floor((double)mw_nodePoint(nodes, j)[a] * inverse) - lo[a]);
-            count0[f & mask]++;
-            count1[(f >> width) & mask]++;
-            count2[(f >> 2 * width) & mask]++;
-            words[j] = f << 32 | j;
-        }
-        for (int p = 0; p < passes; ++p) {
-            mw_startsOf(count + ((size_t)p << width), (size_t)mask + 1);
-            mw_radixPass(words2, words, m, count + ((size_t)p << width), 32 + p * width, mask);
-            uint64_t* t = words;
-            words = words2, words2 = t;
-        }
-        uint64_t previous = words[0] >> 32;
+        for (size_t j = 0; j < m; ++j)
+            words[j] = (uint64_t)((int64_t)mw_floor((double)mw_nodePoint(nodes, j)[a] * inverse) - lo[a]) << 32 | j;
+        const uint64_t* sorted = mw_radixHigh(words, words2, m, mw_bitsFor(s->extent[a]), count); /* 2^29 cells at most */
+        uint64_t previous = sorted[0] >> 32;
         uint32_t c = 1;
         for (size_t i = 0; i < m; ++i) {
-            uint64_t f = words[i] >> 32, gap = f - previous;
+            uint64_t f = sorted[i] >> 32, gap = f - previous;
             c += (uint32_t)(gap < 2 ? gap : 2);
             previous = f;
-            out[3 * (words[i] & 0xffffffffu) + a] = c;
+            out[3 * (sorted[i] & 0xffffffffu) + a] = c;
         }
         s->origin[a] = 0, s->extent[a] = (uint64_t)c + 2;
         range *= (double)s->extent[a];
@@ -613,6 +619,13 @@ static int mw_countCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, c
     return meshweld_Ok;
 }
 
+/* Whether a box of range cells is dense for m nodes (at most about two cells a node): its cells
+ * are then listed by key, empty ones too, rather than looked up. */
+static int mw_denseBox(double range, size_t m)
+{
+    return range <= 2.0 * (double)m + 4096.0;
+}
+
 /* The nodes of a box too wide for 64-bit keys in cell order, by their squeezed keys. */
 static MW_NOINLINE int mw_squeezedCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                                         const int32_t lo[3])
@@ -623,7 +636,7 @@ static MW_NOINLINE int mw_squeezedCells(mw_Sorted* s, mw_Arena* arena, const mw_
         return error;
     mw_shellSetup(s, nodes->dim);
     double range = (double)s->extent[0] * (double)s->extent[1] * (double)s->extent[2];
-    return mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)nodes->count + 4096.0, squeezed);
+    return mw_radixCells(s, arena, nodes, cells, range, mw_denseBox(range, nodes->count), squeezed);
 }
 
 /* Step 1: the nodes in cell order (MW_DENSE when the box is too large for 64-bit keys even
@@ -668,9 +681,10 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
     if (range >= 0x1p62) /* (not where the cells sit at their floor of 2r, see mw_squeeze) */
         return cells->reach < MW_SQUEEZE_REACH ? mw_squeezedCells(s, arena, nodes, cells, lo) : MW_DENSE;
     mw_shellSetup(s, nodes->dim);
-    if (range <= 2.0 * (double)m + 4096.0 && m <= MW_SCATTER)
+    int dense = mw_denseBox(range, m);
+    if (dense && m <= MW_SCATTER)
         return mw_countCells(s, arena, nodes, cells, (size_t)range, cell);
-    return mw_radixCells(s, arena, nodes, cells, range, range <= 2.0 * (double)m + 4096.0, NULL);
+    return mw_radixCells(s, arena, nodes, cells, range, dense, NULL);
 }
 
 /* Room for more pairs in the pair buffers: 0, or MW_DENSE past the budget, or an error. */
@@ -1030,20 +1044,9 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
     uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)1 << width, sizeof(uint32_t));
     if (!other || !count)
         return meshweld_ErrorMemory;
-    for (int pass = 0; pass < passes; ++pass) {
-        int by = 32 + pass * width;
-        uint64_t mask = ((uint64_t)1 << width) - 1;
-        memset(count, 0, ((size_t)1 << width) * sizeof(uint32_t));
-        for (size_t k = 0; k < n; ++k)
-            count[(words[k] >> by) & mask]++;
-        mw_startsOf(count, (size_t)1 << width);
-        mw_radixPass(other, words, n, count, by, mask);
-        uint64_t* swap = words;
-        words = other, other = swap;
-    }
-    mw_arenaRelease(arena, other);
+    *sorted = mw_radixHigh(words, other, n, mw_bitsFor(m), count);
+    mw_arenaRelease(arena, *sorted == words ? other : words);
     mw_arenaRelease(arena, count);
-    *sorted = words;
     return meshweld_Ok;
 }
 
