@@ -12,19 +12,20 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
 {
     cells->inverse = 1.0 / size;
     /* r in cells, times the slack, plus 2^-20 cells: s = p * inverse is rounded once (relative
-     * error 2^-53), so below limit = 2^28 cells its absolute error stays under 2^-25 cells, and
-     * the reach covers it with room to spare */
+     * error 2^-53), so below MW_ENGINE_LIMIT < 2^31 cells its absolute error stays under 2^-22
+     * cells, and the reach covers the errors of both points of a pair (2^-21) with room to spare */
     cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
 }
 
-int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent)
+int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent, int indexed)
 {
     for (int retry = 0;; ++retry) {
         mw_DataCells cells;
         mw_dataCellsSet(&cells, *size, radius);
         int error = run(context, &cells);
         double smaller = fmax(*size / 8.0, mw_dataCellFloor(radius));
-        if (error != MW_CROWDED || retry == MW_CELL_RETRIES || !(smaller < *size) || !mw_dataCellsHold(extent, smaller))
+        int hold = indexed ? mw_dataCellsHold(extent, smaller) : mw_engineCellsHold(extent, smaller);
+        if (error != MW_CROWDED || retry == MW_CELL_RETRIES || !(smaller < *size) || !hold)
             return error;
         *size = smaller;
     }

@@ -409,11 +409,28 @@ typedef struct mw_DataCells {
     double reach;   /* r in cells, with the slack that covers every rounding of the products */
 } mw_DataCells;
 
-/* Cells of edge size index every coordinate below extent: their indices stay under 2^28 (the
- * range the reach's rounding argument covers, and int32 with room for neighbours). */
+/* Cells of edge size index every coordinate below extent: their indices stay under 2^28 (int32
+ * with room for the neighbours the index of representatives computes). */
 static inline int mw_dataCellsHold(double extent, double size)
 {
     return extent < MW_CELL_LIMIT / 2 * size;
+}
+
+/* The narrowest cells the index may take for extent: mw_dataCellsHold's, with a factor 2 to
+ * spare. */
+static inline double mw_dataCellsNarrowest(double extent)
+{
+    return extent / (MW_CELL_LIMIT / 4);
+}
+
+/* The same for the spatial engine alone, which computes no neighbour index (its keys are 64-bit
+ * and its neighbours key offsets): indices under 2^31 - 2^8, so that floor(p / size) and the box's
+ * margin of one cell fit int32, and the reach's rounding argument (mw_dataCellsSet) holds. A
+ * one-shot weld and the attribute weld take such cells; the sequential search then widens them. */
+#define MW_ENGINE_LIMIT 2147483392.0
+static inline int mw_engineCellsHold(double extent, double size)
+{
+    return extent < MW_ENGINE_LIMIT * size;
 }
 
 /* The narrowest cell edge for radius r: 2r (with the slack), so that an r-box touches at most two
@@ -429,12 +446,13 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
 /* The spatial engine on cells of *size, then on smaller ones while it answers MW_CROWDED (its count
  * of tests says the cells crowd, though wider than 2r: the sample misread the spacing, as for
  * points along a line, a dense part among sparse ones): an eighth of the size each time, not
- * below 2r, while they hold extent, MW_CELL_RETRIES times at most. Then the caller's fallback
- * (the sequential weld, or the attribute weld's kd-tree). run(context, cells) is one try; returns
- * the last try's answer, *size the last size tried. */
+ * below 2r, while they hold extent (for the engine alone, or also for the index of representatives
+ * when indexed), MW_CELL_RETRIES times at most. Then the caller's fallback (the sequential weld,
+ * or the attribute weld's kd-tree). run(context, cells) is one try; returns the last try's answer,
+ * *size the last size tried. */
 #define MW_CELL_RETRIES 2
 typedef int (*mw_EngineTry)(void* context, const mw_DataCells* cells);
-int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent);
+int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent, int indexed);
 
 /* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
  * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */
@@ -640,9 +658,10 @@ struct meshweld_Welder {
 #define MW_FOREST 33
     mw_Kdtree forest[MW_FOREST];
 
-    /* GRID: the representatives' index, and the first batch's cell size (the data's spacing) */
+    /* GRID: the representatives' index, the first batch's cell size (the data's spacing), and
+     * the largest |coordinate| of the batches so far (the index's cells must hold it) */
     mw_Index index;
-    double spacing;
+    double spacing, largest;
     meshweld_Trace* trace; /* meshweld_trace: what the engine does, recorded */
 
     /* One-shot square grids whose cells fit a flat array (dense points): cell (a, b, c) is
@@ -683,7 +702,8 @@ int mw_addNaive(meshweld_Welder* w, unsigned int* remap, const float* points, si
 int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
 /* A batch of a grid method (method_article.c); on error the welder is as before. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
-/* A batch of GRID (method_grid.c): on error, or MW_COARSE when coarse is 0, the welder is as before. */
+/* A batch of GRID (method_grid.c): on error, or MW_COARSE (cells 64 times the data's spacing: when
+ * coarse is 0, or for a one-shot weld before its sequential search), the welder is as before. */
 int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
                int coarse, meshweld_Info* info);
 

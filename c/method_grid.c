@@ -62,9 +62,21 @@ MW_INLINE uint32_t mw_numberOutputs(const meshweld_Welder* w, const mw_Batch* b,
     return outputs;
 }
 
-/* The cell size for this batch: the index's, or the data's for a first batch; larger when a
- * coordinate is beyond the cells' range. MW_COARSE when that takes cells 64 times the data's
- * spacing and coarse is 0; 0 when the index's cells do. */
+/* *size, made larger when the index of representatives cannot hold a coordinate below extent
+ * in cells of that size. MW_COARSE when that takes cells 64 times the data's spacing and coarse
+ * is 0. */
+static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, double* size)
+{
+    if (mw_dataCellsHold(extent, *size))
+        return meshweld_Ok;
+    *size = extent / (MW_CELL_LIMIT / 8);
+    return !coarse && *size > 64.0 * w->spacing ? MW_COARSE : meshweld_Ok;
+}
+
+/* The cell size for this batch: the index's, or the data's for a first batch, made larger by
+ * mw_indexSize. A one-shot weld keeps the data's cells where the engine alone can hold every
+ * coordinate (a dense cloud with a few stray points far away): they are made larger only before
+ * the sequential search. */
 static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, const mw_Batch* b, int coarse,
                        double* size)
 {
@@ -75,10 +87,9 @@ static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, c
             w->spacing = current;
     }
     *size = current;
-    if (mw_dataCellsHold(b->d.extent, current))
+    if (w->oneshot && mw_engineCellsHold(b->d.extent, current))
         return meshweld_Ok;
-    *size = b->d.extent / (MW_CELL_LIMIT / 8);
-    return !coarse && *size > 64.0 * w->spacing ? MW_COARSE : meshweld_Ok;
+    return mw_indexSize(w, w->largest, coarse, size);
 }
 
 /* A search's cost in the window since (searched, lookups, work): a cell looked up weighs 4, a
@@ -110,7 +121,8 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
 {
     mw_Index* index = &w->index;
     double current = 1.0 / index->cells.inverse, previous = current, before = -1.0;
-    double widest = MW_TUNE_LIMIT * current, narrowest = mw_dataCellFloor(w->radius);
+    double widest = MW_TUNE_LIMIT * current;
+    double narrowest = fmax(mw_dataCellFloor(w->radius), mw_dataCellsNarrowest(w->largest));
     size_t searched = index->searched, lookups = index->lookups, work = index->work;
     int widen = b->free >= 4 * MW_TUNE_WINDOW, narrow = 1; /* the trials still open */
     double step = 1.0; /* the trial under way: 2 (wider), 0.5 (narrower), or 1 (none) */
@@ -202,6 +214,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         goto done;
     if ((error = mw_exactPass(&w->exact, w->oneshot, remap, points, count, stride, w->dim, &b.d, info)) != meshweld_Ok)
         goto done;
+    w->largest = fmax(w->largest, b.d.extent); /* (a bound: kept even if the batch fails) */
 
     meshweld_Trace* trace = w->trace;
     if (trace) {
@@ -261,7 +274,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * than searching for them (the same rule, so the same result). Crowded cells: smaller ones
      * (mw_engineTries), before the sequential search, which starts from the last size tried */
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE
-                                                                : mw_engineTries(mw_weldTry, &weld_try, &size, w->radius, b.d.extent);
+                                                                : mw_engineTries(mw_weldTry, &weld_try, &size, w->radius, b.d.extent, indexed);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;
@@ -317,9 +330,12 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             }
         }
     } else {
-        if (!indexed && mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.free)) {
+        /* a one-shot weld never searches cells 64 times the data's spacing, where every search
+         * would walk crowds: MW_COARSE hands it to the kd-tree (the same result), even for GRID */
+        if (!indexed && ((error = mw_indexSize(w, w->largest, 0, &size)) != meshweld_Ok ||
+                         mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.free))) {
             mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
-            error = meshweld_ErrorMemory;
+            error = error ? error : meshweld_ErrorMemory;
             goto done;
         }
         size_t steps = mw_weldSequential(w, points, stride, &b);
@@ -330,9 +346,10 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     /* step 4 */
     if (!in_remap) /* (else the outputs are in the remap already) */
         mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
-    /* cells too wide for the representatives' density: halve them (never below 2r) */
+    /* cells too wide for the representatives' density: halve them (never below 2r, nor below
+     * what holds every coordinate) */
     if (indexed && mw_indexCrowded(&w->index)) {
-        double smaller = fmax(0.5 * size, mw_dataCellFloor(w->radius));
+        double smaller = fmax(fmax(0.5 * size, mw_dataCellFloor(w->radius)), mw_dataCellsNarrowest(w->largest));
         if (smaller < size)
             (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, 0); /* on failure it stays */
         w->index.work = w->index.searched = 0;

@@ -1006,9 +1006,9 @@ static meshweld_Trace traced(const char* name, const float* p, size_t n, int dim
     return trace;
 }
 
-/* n points: a fraction stray scattered over +-1e6, a fraction ball in a ball of radius 0.01 at
+/* n points: a fraction stray scattered over +-far, a fraction ball in a ball of radius 0.01 at
  * the box's centre, the rest uniform in the unit box, interleaved at random. */
-static void misjudged_points(float* p, size_t n, int dim, double stray, double ball)
+static void stray_points(float* p, size_t n, int dim, double stray, double ball, double far)
 {
     for (size_t i = 0; i < n; ++i) {
         double u = uniform(), v[3], d2;
@@ -1017,8 +1017,13 @@ static void misjudged_points(float* p, size_t n, int dim, double stray, double b
             for (int a = 0; a < dim; ++a) v[a] = 2 * uniform() - 1, d2 += v[a] * v[a];
         } while (d2 > 1);
         for (int a = 0; a < dim; ++a)
-            p[i * dim + a] = (float)(u < stray ? (uniform() - 0.5) * 2e6 : u < stray + ball ? 0.5 + 0.01 * v[a] : uniform());
+            p[i * dim + a] = (float)(u < stray ? (uniform() - 0.5) * 2 * far : u < stray + ball ? 0.5 + 0.01 * v[a] : uniform());
     }
+}
+
+static void misjudged_points(float* p, size_t n, int dim, double stray, double ball)
+{
+    stray_points(p, n, dim, stray, ball, 1e6);
 }
 
 /* Data whose cells are easy to misjudge from a sample: a few stray points far away (the bounding
@@ -1040,6 +1045,52 @@ static void group_misjudged(void)
         CHECK(t.cell_size < 4 * spacing, "stray points dim %d: cells of %g for a spacing of %g", dim, t.cell_size, spacing);
         /* in 3D the keys of cells that small pass 64 bits: the engine squeezes them */
         CHECK(t.engine || (dim == 2 && t.steps < 16 * n), "stray points dim %d: %zu steps for %zu points", dim, t.steps, n);
+        /* strays at +-1e7 (3e7 in 3D): cells of the bulk's spacing have indices past 2^28, where
+         * the index of representatives cannot go, but below 2^31, which the engine takes (so does
+         * the attribute weld's) */
+        double far = dim == 2 ? 1e7 : 3e7;
+        seed(440 + dim);
+        stray_points(p, n, dim, 0.01, 0, far);
+        t = traced("stray points at 1e7", p, n, dim, (float)(0.5 * spacing));
+        CHECK(t.engine && t.cell_size < 4 * spacing && far / t.cell_size > 0x1p28,
+              "stray points at 1e7 dim %d: engine %d, cells of %g", dim, t.engine, t.cell_size);
+        {
+            float r = (float)(0.5 * spacing);
+            Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+            meshweld_Options o = {dim, r, meshweld_MethodAuto, 0};
+            meshweld_Info info;
+            int e = meshweld_weldAttributes(remap, p, n, dim * sizeof(float), &o, NULL, 0, &info);
+            CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0 && info.method == meshweld_MethodGrid,
+                  "stray points at 1e7 dim %d: weldAttributes differs from the kd-tree, or searched with %s", dim,
+                  meshweld_methodName(info.method));
+            free(remap);
+            free(tree.remap);
+        }
+        /* strays at +-1e9: past the engine's cells too. GRID's cells are made wide enough, and
+         * crowd; rather than search them point by point, the one-shot weld goes to the kd-tree */
+        seed(450 + dim);
+        stray_points(p, n, dim, 0.01, 0, 1e9);
+        t = traced("stray points at 1e9", p, n, dim, (float)(0.5 * spacing));
+        CHECK(!t.engine && t.steps == 0, "stray points at 1e9 dim %d: engine %d, %zu steps of the sequential search",
+              dim, t.engine, t.steps);
+        { /* the same strays at +-1e9 fed to a GRID welder in 16 batches: its cells must hold
+           * them, so the index's cells, which each crowded batch halves, stop at 1/2^27 of the
+           * largest coordinate (their indices fit int32: a sanitized build checks) */
+            float r = (float)(0.5 * spacing);
+            Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+            meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+            int e = 0;
+            for (size_t at = 0; at < n && !e; at += n / 16)
+                e = meshweld_welderAdd(w, remap + at, p + at * dim, n / 16, dim * sizeof(float), NULL);
+            CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0 && meshweld_welderMethod(w) == meshweld_MethodGrid,
+                  "stray points at 1e9 dim %d: a GRID welder differs from the kd-tree (error %d)", dim, e);
+            meshweld_welderDestroy(w);
+            free(remap);
+            free(tree.remap);
+        }
         seed(410 + dim);
         misjudged_points(p, n, dim, 0, 0.5);
         t = traced("a dense ball in a sparse box", p, n, dim, (float)(0.5 * ball));
@@ -1075,11 +1126,12 @@ static void group_misjudged(void)
             CHECK(t.engine && t.cell_size < 2e6 / 0x1p21 && t.cells > 16 * 8 && t.pair_count > n / 64,
                   "clusters far apart: engine %d, %zu cells, %zu pairs (cells of %g)", t.engine, t.cells, t.pair_count, t.cell_size);
         }
-        if (dim == 3) { /* the ball and the stray points: the ball's cells crowd, the engine's smaller ones do not hold +-1e6 */
+        if (dim == 3) { /* the ball and the stray points: the ball's cells, squeezed (their indices
+                         * past 2^28 would not do for the index of representatives) */
             seed(430);
             misjudged_points(p, n, dim, 0.01, 0.5);
             t = traced("a dense ball, stray points", p, n, dim, (float)(0.5 * ball));
-            CHECK(!t.engine && t.steps < 32 * n, "a dense ball, stray points: %zu steps for %zu points", t.steps, n);
+            CHECK(t.engine && 1e6 / t.cell_size > 0x1p28, "a dense ball, stray points: engine %d, cells of %g", t.engine, t.cell_size);
         }
         free(p);
     }
