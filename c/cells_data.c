@@ -12,18 +12,28 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
 {
     cells->inverse = 1.0 / size;
     /* r in cells, times the slack, plus 2^-20 cells: s = p * inverse is rounded once (relative
-     * error 2^-53), so below MW_ENGINE_LIMIT < 2^31 cells its absolute error stays under 2^-22
-     * cells, and the reach covers the errors of both points of a pair (2^-21) with room to spare */
+     * error 2^-53), so below MW_CELL_LIMIT < 2^31 cells its absolute error stays under 2^-22
+     * cells, and the reach covers the errors of both points of a pair (2^-21) with room to spare
+     * (further out, see mw_engineTries) */
     cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
 }
 
 int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent, int indexed)
 {
     for (int retry = 0;; ++retry) {
+        /* cells 2^30 or more from 0 (the engine keys them through its squeeze past 2^31): the
+         * reach also covers the errors of s there, up to S = extent / size cells (2 S 2^-53 for
+         * a pair, covered twice over), and stays below 0.4 + 2^-7 (the squeeze's bound, and
+         * what keeps each r-box within two cells a side) in cells at least r / 0.4 wide */
+        int far = extent >= 0x1p30 * *size;
+        double narrowest = far ? radius * MW_SLACK / 0.4 : mw_dataCellFloor(radius);
+        *size = fmax(*size, narrowest);
         mw_DataCells cells;
         mw_dataCellsSet(&cells, *size, radius);
+        if (far)
+            cells.reach += extent * cells.inverse * 0x1p-51;
         int error = run(context, &cells);
-        double smaller = fmax(*size / 8.0, mw_dataCellFloor(radius));
+        double smaller = fmax(*size / 8.0, narrowest);
         int hold = indexed ? mw_dataCellsHold(extent, smaller) : mw_engineCellsHold(extent, smaller);
         if (error != MW_CROWDED || retry == MW_CELL_RETRIES || !(smaller < *size) || !hold)
             return error;

@@ -59,7 +59,7 @@ typedef struct mw_Sorted {
     size_t within; /* the tests within cells: k (k - 1) / 2 for a cell of k points */
     /* the linear key of cell (a, b, c): (a - origin[0]) + extent[0] ((b - origin[1]) + extent[1] (c - origin[2])),
      * with a margin of one cell on each side of the box, so that every neighbour has a key */
-    int32_t origin[3];
+    int64_t origin[3];
     uint64_t extent[3];
     uint64_t delta[13]; /* the half shell's key offsets */
     /* for each way a point's r-box leaves its cell (touch + 1 per axis, base 3), the half-shell
@@ -103,8 +103,7 @@ static mw_Keying mw_keying(const mw_Sorted* s, const mw_Nodes* nodes, const mw_D
     k.points = nodes->points, k.point = nodes->point, k.stride = nodes->stride, k.dim = nodes->dim;
     k.inverse = cells->inverse, k.reach = cells->reach, k.far = 1.0 - cells->reach;
     k.row = s->extent[0], k.layer = s->extent[0] * s->extent[1];
-    k.base = (uint64_t)(int64_t)s->origin[0] + k.row * (uint64_t)(int64_t)s->origin[1] +
-             k.layer * (uint64_t)(int64_t)s->origin[2];
+    k.base = (uint64_t)s->origin[0] + k.row * (uint64_t)s->origin[1] + k.layer * (uint64_t)s->origin[2];
     return k;
 }
 
@@ -113,27 +112,38 @@ static inline const float* mw_keyingPoint(const mw_Keying* k, size_t j)
     return mw_point(k->points, k->stride, k->point ? k->point[j] : j);
 }
 
+/* Cell coordinates from which the box is wide: floor(s) and the margin of a cell either side no
+ * longer fit int32, and the nodes are keyed by their squeezed coordinates, whose floors are
+ * 64-bit (mw_nodeKey's wide). */
+#define MW_WIDE_CELLS 2147483392
+
 /* Node j's cell key, and its touch state: which way its r-box leaves its cell, (u > 1 - reach) -
  * (u < reach) per axis, plus 1, in base 3 (x lowest), where u = s - floor(s) is exact, as in
- * mw_dataCell. */
-static inline uint64_t mw_nodeKey(const mw_Keying* k, size_t j, unsigned int* state)
+ * mw_dataCell. wide (a constant where it is called): floors of 64 bits, for the touch state
+ * alone (the key is then of no use). */
+MW_INLINE uint64_t mw_nodeKeyAs(const mw_Keying* k, size_t j, unsigned int* state, int wide)
 {
     const float* p = mw_keyingPoint(k, j);
     double inverse = k->inverse, reach = k->reach, far = k->far;
     double sx = (double)p[0] * inverse, sy = (double)p[1] * inverse;
-    int32_t fx = mw_floor(sx), fy = mw_floor(sy), fz = 0;
-    double ux = sx - fx, uy = sy - fy;
+    int64_t fx = wide ? mw_floor64(sx) : mw_floor(sx), fy = wide ? mw_floor64(sy) : mw_floor(sy), fz = 0;
+    double ux = sx - (double)fx, uy = sy - (double)fy;
     unsigned int t = (unsigned int)((ux > far) - (ux < reach) + 1) + 3u * (unsigned int)((uy > far) - (uy < reach) + 1);
     if (k->dim == 3) {
         double sz = (double)p[2] * inverse;
-        fz = mw_floor(sz);
-        double uz = sz - fz;
+        fz = wide ? mw_floor64(sz) : mw_floor(sz);
+        double uz = sz - (double)fz;
         t += 9u * (unsigned int)((uz > far) - (uz < reach) + 1);
     } else {
         t += 9u;
     }
     *state = t;
-    return (uint64_t)(int64_t)fx + k->row * (uint64_t)(int64_t)fy + k->layer * (uint64_t)(int64_t)fz - k->base;
+    return (uint64_t)fx + k->row * (uint64_t)fy + k->layer * (uint64_t)fz - k->base;
+}
+
+static inline uint64_t mw_nodeKey(const mw_Keying* k, size_t j, unsigned int* state)
+{
+    return mw_nodeKeyAs(k, j, state, 0);
 }
 
 /* The shell tables for this box. */
@@ -276,16 +286,16 @@ MW_INLINE void mw_radixPass(uint64_t* to, const uint64_t* from, size_t n, uint32
     }
 }
 
-/* words[0, n) sorted, stably, by their high 32 bits (keys below 2^bits) in passes of at most 11
- * bits, with other[] (n words) and count[] (2^11) as scratch; returns the one of words and other
- * that holds the result. */
-static uint64_t* mw_radixHigh(uint64_t* words, uint64_t* other, size_t n, int bits, uint32_t* count)
+/* words[0, n) sorted, stably, by their bits above the low ones (keys word >> low below 2^bits) in
+ * passes of at most 11 bits, with other[] (n words) and count[] (2^11) as scratch; returns the one
+ * of words and other that holds the result. */
+static uint64_t* mw_radixHigh(uint64_t* words, uint64_t* other, size_t n, int low, int bits, uint32_t* count)
 {
     int passes, width;
     mw_radixDigits(bits, &passes, &width);
     uint64_t mask = ((uint64_t)1 << width) - 1;
     for (int pass = 0; pass < passes; ++pass) {
-        int by = 32 + pass * width;
+        int by = low + pass * width;
         memset(count, 0, ((size_t)1 << width) * sizeof(uint32_t));
         for (size_t k = 0; k < n; ++k)
             count[(words[k] >> by) & mask]++;
@@ -416,7 +426,7 @@ MW_INLINE mw_KeyOrder mw_radixKeys(const mw_Keying* keying, const uint32_t* sque
     mw_KeyOrder key_order = {0, 0};
     for (size_t j = 0; j < m; ++j) {
         unsigned int t;
-        uint64_t key = mw_nodeKey(keying, j, &t);
+        uint64_t key = mw_nodeKeyAs(keying, j, &t, squeezed != NULL);
         if (squeezed) /* (the key above is then of no use: only its touch state is) */
             key = squeezed[3 * j] + keying->row * squeezed[3 * j + 1] + keying->layer * squeezed[3 * j + 2];
         mw_keyOrderAdd(&key_order, key);
@@ -436,21 +446,28 @@ MW_INLINE mw_KeyOrder mw_radixKeys(const mw_Keying* keying, const uint32_t* sque
     return key_order;
 }
 
-/* Boxes too wide for 64-bit keys (a few points far from the rest, in 3D): each axis's occupied
- * cell coordinates squeezed together in order, a stretch of empty ones kept as one empty cell, so
- * that neighbour cells stay neighbours and no others become so. squeezed[3 j + a] is node j's
- * coordinate on axis a, from 1 (a margin of one cell each side); s->extent becomes the squeezed
- * box's, s->origin 0. Each axis: the coordinates sorted with their nodes by radix passes, then
- * numbered. MW_DENSE when even the squeezed box is too wide.
+/* Boxes too wide for 64-bit keys (a few points far from the rest, in 3D), or for 32-bit cell
+ * coordinates: each axis's occupied cell coordinates squeezed together in order, a stretch of
+ * empty ones kept as one empty cell, so that neighbour cells stay neighbours and no others become
+ * so. squeezed[3 j + a] is node j's coordinate on axis a, from 1 (a margin of one cell each side);
+ * s->extent becomes the squeezed box's, s->origin 0. Each axis: the coordinates (64-bit floors,
+ * relative to lo) sorted with their nodes by radix passes, the node in the low bits of a word,
+ * then numbered. MW_DENSE when a coordinate and a node do not fit a word together, or when even
+ * the squeezed box is too wide.
  * Only for cells wider than their floor of 2r (reach below MW_SQUEEZE_REACH): cells at the floor
  * mean points closer than 2r, and such sets (dense clusters) mostly pass the pair budget, after
  * the squeeze's sorts and the search have been paid for nothing (measured: clusters with outliers,
  * three times the instructions of the sequential weld they then get). */
 #define MW_SQUEEZE_REACH 0.45
 static int mw_squeeze(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                      const int32_t lo[3], uint32_t** squeezed)
+                      const int64_t lo[3], uint32_t** squeezed)
 {
     size_t m = nodes->count;
+    int low = mw_bitsFor(m);
+    uint64_t node_mask = ((uint64_t)1 << low) - 1;
+    for (int a = 0; a < nodes->dim; ++a)
+        if (mw_bitsFor(s->extent[a]) + low > 64)
+            return MW_DENSE;
     uint32_t* out = (uint32_t*)mw_arenaAllocate(arena, m, 3 * sizeof(uint32_t));
     uint64_t* words = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
     uint64_t* words2 = (uint64_t*)mw_arenaAllocate(arena, m, sizeof(uint64_t));
@@ -466,15 +483,15 @@ static int mw_squeeze(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, cons
             continue;
         }
         for (size_t j = 0; j < m; ++j)
-            words[j] = (uint64_t)((int64_t)mw_floor((double)mw_nodePoint(nodes, j)[a] * inverse) - lo[a]) << 32 | j;
-        const uint64_t* sorted = mw_radixHigh(words, words2, m, mw_bitsFor(s->extent[a]), count); /* 2^29 cells at most */
-        uint64_t previous = sorted[0] >> 32;
+            words[j] = (uint64_t)(mw_floor64((double)mw_nodePoint(nodes, j)[a] * inverse) - lo[a]) << low | j;
+        const uint64_t* sorted = mw_radixHigh(words, words2, m, low, mw_bitsFor(s->extent[a]), count);
+        uint64_t previous = sorted[0] >> low;
         uint32_t c = 1;
         for (size_t i = 0; i < m; ++i) {
-            uint64_t f = sorted[i] >> 32, gap = f - previous;
+            uint64_t f = sorted[i] >> low, gap = f - previous;
             c += (uint32_t)(gap < 2 ? gap : 2);
             previous = f;
-            out[3 * (sorted[i] & 0xffffffffu) + a] = c;
+            out[3 * (sorted[i] & node_mask) + a] = c;
         }
         s->origin[a] = 0, s->extent[a] = (uint64_t)c + 2;
         range *= (double)s->extent[a];
@@ -628,7 +645,7 @@ static int mw_denseBox(double range, size_t m)
 
 /* The nodes of a box too wide for 64-bit keys in cell order, by their squeezed keys. */
 static MW_NOINLINE int mw_squeezedCells(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                                        const int32_t lo[3])
+                                        const int64_t lo[3])
 {
     uint32_t* squeezed;
     int error = mw_squeeze(s, arena, nodes, cells, lo, &squeezed);
@@ -666,19 +683,21 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
             }
         }
     }
-    int32_t lo[3], hi[3];
+    int64_t lo[3], hi[3];
+    int wide = 0;
     for (int a = 0; a < 3; ++a) {
-        lo[a] = mw_floor((double)low[a] * cells->inverse);
-        hi[a] = mw_floor((double)high[a] * cells->inverse);
+        lo[a] = mw_floor64((double)low[a] * cells->inverse);
+        hi[a] = mw_floor64((double)high[a] * cells->inverse);
+        wide |= lo[a] < -MW_WIDE_CELLS || hi[a] > MW_WIDE_CELLS;
     }
     double range = 1.0;
     for (int a = 0; a < 3; ++a) {
         int pad = a < nodes->dim;
         s->origin[a] = lo[a] - pad;
-        s->extent[a] = (uint64_t)((int64_t)hi[a] - lo[a] + 1 + 2 * pad);
+        s->extent[a] = (uint64_t)(hi[a] - lo[a] + 1 + 2 * pad);
         range *= (double)s->extent[a];
     }
-    if (range >= 0x1p62) /* (not where the cells sit at their floor of 2r, see mw_squeeze) */
+    if (range >= 0x1p62 || wide) /* (not where the cells sit at their floor of 2r, see mw_squeeze) */
         return cells->reach < MW_SQUEEZE_REACH ? mw_squeezedCells(s, arena, nodes, cells, lo) : MW_DENSE;
     mw_shellSetup(s, nodes->dim);
     int dense = mw_denseBox(range, m);
@@ -914,9 +933,10 @@ static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m, co
             continue;
         if (trace->cell_keys) {
             const mw_Point4* p = &s->p[s->start[c]];
-            trace->cell_keys[occupied * 3] = mw_floor((double)p->x * cells->inverse);
-            trace->cell_keys[occupied * 3 + 1] = mw_floor((double)p->y * cells->inverse);
-            trace->cell_keys[occupied * 3 + 2] = mw_floor((double)p->z * cells->inverse);
+            /* (the low 32 bits of 64-bit floors: the whole key below 2^31 cells from 0) */
+            trace->cell_keys[occupied * 3] = (int32_t)(uint32_t)mw_floor64((double)p->x * cells->inverse);
+            trace->cell_keys[occupied * 3 + 1] = (int32_t)(uint32_t)mw_floor64((double)p->y * cells->inverse);
+            trace->cell_keys[occupied * 3 + 2] = (int32_t)(uint32_t)mw_floor64((double)p->z * cells->inverse);
         }
         if (trace->cell_start)
             trace->cell_start[occupied] = s->start[c];
@@ -1044,7 +1064,7 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
     uint32_t* count = (uint32_t*)mw_arenaAllocate(arena, (size_t)1 << width, sizeof(uint32_t));
     if (!other || !count)
         return meshweld_ErrorMemory;
-    *sorted = mw_radixHigh(words, other, n, mw_bitsFor(m), count);
+    *sorted = mw_radixHigh(words, other, n, 32, mw_bitsFor(m), count);
     mw_arenaRelease(arena, *sorted == words ? other : words);
     mw_arenaRelease(arena, count);
     return meshweld_Ok;

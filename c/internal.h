@@ -10,14 +10,15 @@
 #define MW_NONE 0xffffffffu
 
 /* Slack on every grid cell: cells are (1 + 2^-16) times the nominal size, so that rounding in
- * the cell computation (at most |s| * 2^-50 cell units for |s| < MW_CELL_LIMIT) can never make a
- * search miss a point within r. Published bounds R carry (1 + 2^-15). */
+ * the cell computation can never make a search miss a point within r. Published bounds R carry
+ * (1 + 2^-15). */
 #define MW_SLACK (1.0 + 1.0 / 65536.0)
 #define MW_BOUND_SLACK (1.0 + 1.0 / 32768.0)
 
-/* Grid methods refuse points whose scaled coordinate reaches 2^29 cells: cell indices (doubled
- * for BCC) and their neighbours then always fit in int32. */
-#define MW_CELL_LIMIT 536870912.0
+/* GRID's cells (cells_data.c) index coordinates below 2^31 - 2^8 cells from 0: floor(s) and a
+ * neighbour either side fit int32, and the reach's 2^-20 cells cover the rounding of s there
+ * (mw_dataCellsSet). */
+#define MW_CELL_LIMIT 2147483392.0
 
 /* The article's grids (grid-r, grid-2r, hex, bcc) take points whose coordinates satisfy
  * |x| < MW_GRID_RANGE * r, whatever the cell size: 2^33 r (8.6e9 r, 5e5 at r = 1e-4), that is up to
@@ -409,25 +410,25 @@ typedef struct mw_DataCells {
     double reach;   /* r in cells, with the slack that covers every rounding of the products */
 } mw_DataCells;
 
-/* Cells of edge size index every coordinate below extent: their indices stay under 2^28 (int32
- * with room for the neighbours the index of representatives computes). */
+/* Cells of edge size index every coordinate below extent (MW_CELL_LIMIT). */
 static inline int mw_dataCellsHold(double extent, double size)
 {
-    return extent < MW_CELL_LIMIT / 2 * size;
+    return extent < MW_CELL_LIMIT * size;
 }
 
-/* The narrowest cells the index may take for extent: mw_dataCellsHold's, with a factor 2 to
- * spare. */
+/* The narrowest cells the index of representatives may take for extent: mw_dataCellsHold's, with
+ * a factor 2 to spare. */
 static inline double mw_dataCellsNarrowest(double extent)
 {
-    return extent / (MW_CELL_LIMIT / 4);
+    return extent / (MW_CELL_LIMIT / 2);
 }
 
 /* The same for the spatial engine alone, which computes no neighbour index (its keys are 64-bit
- * and its neighbours key offsets): indices under 2^31 - 2^8, so that floor(p / size) and the box's
- * margin of one cell fit int32, and the reach's rounding argument (mw_dataCellsSet) holds. A
- * one-shot weld and the attribute weld take such cells; the sequential search then widens them. */
-#define MW_ENGINE_LIMIT 2147483392.0
+ * and its neighbours key offsets): indices under 2^44. Past 2^31 cells it keys the nodes by their
+ * squeezed coordinates, from 64-bit floors, and mw_engineTries widens the reach by the rounding of
+ * s = p / size, which no longer stays inside its 2^-20 cells (at 2^44 cells, 2^-8). A one-shot
+ * weld and the attribute weld take such cells; the sequential search then widens them. */
+#define MW_ENGINE_LIMIT 17592186044416.0
 static inline int mw_engineCellsHold(double extent, double size)
 {
     return extent < MW_ENGINE_LIMIT * size;

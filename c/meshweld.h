@@ -292,7 +292,8 @@ typedef struct meshweld_Trace {
                                  * 5 walk (the weld; remap is complete only then) */
     unsigned int* distinct;     /* input buffer: node -> its first input point (nodes in first-appearance order) */
     unsigned int* order;        /* input buffer: the nodes sorted by cell, as input points */
-    int* cell_keys;             /* input buffer, 3 * count ints: each occupied cell's key (i, j, k), in sorted order */
+    int* cell_keys;             /* input buffer, 3 * count ints: each occupied cell's key (i, j, k), in sorted order
+                                 * (the low 32 bits of a coordinate 2^31 cells or more from 0) */
     unsigned int* cell_start;   /* input buffer, count + 1: cell c holds order[cell_start[c] .. cell_start[c + 1]) */
     unsigned int* pairs;        /* input buffer, 2 * pair_capacity: the pairs within r as input points, earlier
                                  * first, in the order the cell-by-cell search found them */

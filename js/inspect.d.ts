@@ -31,7 +31,7 @@ export interface WeldTrace {
   distinct: Uint32Array;
   /** The distinct points (as input indices) sorted by cell. */
   order: Uint32Array;
-  /** 3 integers per occupied cell (z = 0 in 2D), in sorted order. */
+  /** 3 integers per occupied cell (z = 0 in 2D), in sorted order: floor(coordinate / cellSize), or its low 32 bits 2^31 cells or more from 0. */
   cellKeys: Int32Array;
   /** Cell c holds order[cellStart[c] .. cellStart[c + 1]). */
   cellStart: Uint32Array;

@@ -1045,9 +1045,8 @@ static void group_misjudged(void)
         CHECK(t.cell_size < 4 * spacing, "stray points dim %d: cells of %g for a spacing of %g", dim, t.cell_size, spacing);
         /* in 3D the keys of cells that small pass 64 bits: the engine squeezes them */
         CHECK(t.engine || (dim == 2 && t.steps < 16 * n), "stray points dim %d: %zu steps for %zu points", dim, t.steps, n);
-        /* strays at +-1e7 (3e7 in 3D): cells of the bulk's spacing have indices past 2^28, where
-         * the index of representatives cannot go, but below 2^31, which the engine takes (so does
-         * the attribute weld's) */
+        /* strays at +-1e7 (3e7 in 3D): cells of the bulk's spacing have indices past 2^28 but
+         * below 2^31, which the engine (the attribute weld's too) and the index take */
         double far = dim == 2 ? 1e7 : 3e7;
         seed(440 + dim);
         stray_points(p, n, dim, 0.01, 0, far);
@@ -1067,15 +1066,27 @@ static void group_misjudged(void)
             free(remap);
             free(tree.remap);
         }
-        /* strays at +-1e9: past the engine's cells too. GRID's cells are made wide enough, and
-         * crowd; rather than search them point by point, the one-shot weld goes to the kd-tree */
+        /* strays at +-1e12: past the engine's cells too (2^44). GRID's cells are made wide
+         * enough, and crowd; rather than search them point by point, the one-shot weld goes to
+         * the kd-tree */
+        seed(460 + dim);
+        stray_points(p, n, dim, 0.01, 0, 1e12);
+        t = traced("stray points at 1e12", p, n, dim, (float)(0.5 * spacing));
+        CHECK(!t.engine && t.steps == 0, "stray points at 1e12 dim %d: engine %d, %zu steps of the sequential search",
+              dim, t.engine, t.steps);
+        /* strays at +-1e9: cell coordinates past 2^31, keyed through the squeeze's 64-bit floors */
         seed(450 + dim);
         stray_points(p, n, dim, 0.01, 0, 1e9);
+        for (size_t i = n - 100, from = 0; i < n; ++i) { /* copies of strays, which the engine must pair */
+            while (fabs(p[from * dim]) < 2) from++;
+            memcpy(p + i * dim, p + from++ * dim, dim * sizeof(float));
+        }
         t = traced("stray points at 1e9", p, n, dim, (float)(0.5 * spacing));
-        CHECK(!t.engine && t.steps == 0, "stray points at 1e9 dim %d: engine %d, %zu steps of the sequential search",
-              dim, t.engine, t.steps);
+        CHECK(t.pair_count >= 100, "stray points at 1e9 dim %d: %zu pairs", dim, t.pair_count);
+        CHECK(t.engine && 1e9 / t.cell_size > 0x1p31, "stray points at 1e9 dim %d: engine %d, cells of %g", dim, t.engine,
+              t.cell_size);
         { /* the same strays at +-1e9 fed to a GRID welder in 16 batches: its cells must hold
-           * them, so the index's cells, which each crowded batch halves, stop at 1/2^27 of the
+           * them, so the index's cells, which each crowded batch halves, stop at 1/2^30 of the
            * largest coordinate (their indices fit int32: a sanitized build checks) */
             float r = (float)(0.5 * spacing);
             Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
@@ -1126,8 +1137,7 @@ static void group_misjudged(void)
             CHECK(t.engine && t.cell_size < 2e6 / 0x1p21 && t.cells > 16 * 8 && t.pair_count > n / 64,
                   "clusters far apart: engine %d, %zu cells, %zu pairs (cells of %g)", t.engine, t.cells, t.pair_count, t.cell_size);
         }
-        if (dim == 3) { /* the ball and the stray points: the ball's cells, squeezed (their indices
-                         * past 2^28 would not do for the index of representatives) */
+        if (dim == 3) { /* the ball and the stray points: the ball's cells, squeezed */
             seed(430);
             misjudged_points(p, n, dim, 0.01, 0.5);
             t = traced("a dense ball, stray points", p, n, dim, (float)(0.5 * ball));

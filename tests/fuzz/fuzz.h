@@ -452,6 +452,12 @@ static inline int fz_within(const float* a, const float* b, int dim, float r)
     return fz_d2(a, b, dim) <= (double)r * r;
 }
 
+/* A cell coordinate (a whole double below 2^62) as the trace lists it: its low 32 bits. */
+static inline int fz_low(double cell)
+{
+    return (int)(int32_t)(uint32_t)(uint64_t)(int64_t)cell;
+}
+
 static inline int fz_finite(const float* p, int dim)
 {
     for (int a = 0; a < dim; ++a)
@@ -617,9 +623,14 @@ static inline void fz_checkWeld(const char* who, const float* pts, size_t n, siz
     if (dim == 0)
         dim = 3;
     /* the method that ran: AUTO runs a grid, and the kd-tree only when coordinates are beyond the
-     * range of a 2r grid; a grid whose cells meshweld_cells describes never meets a point beyond
-     * its range */
-    if (method_asked == meshweld_MethodAuto) {
+     * range of a 2r grid (so does a one-shot GRID weld whose engine could not run); a grid whose
+     * cells meshweld_cells describes never meets a point beyond its range */
+    if (method_asked == meshweld_MethodGrid && method_ran == meshweld_MethodKdtree) {
+        int out_of_grid = 0;
+        for (size_t i = 0; i < n; ++i)
+            out_of_grid |= fz_nearOutOfGrid(fz_at(pts, stride, i), dim, r, meshweld_MethodGrid2R);
+        FZ_ASSERT(out_of_grid, "%s: grid ran the kd-tree with in-grid coordinates", who);
+    } else if (method_asked == meshweld_MethodAuto) {
         int out_of_grid = 0, out_of_ran = 0;
         for (size_t i = 0; i < n; ++i) {
             out_of_grid |= fz_nearOutOfGrid(fz_at(pts, stride, i), dim, r, meshweld_MethodGrid2R);
