@@ -114,7 +114,7 @@ static inline const float* mw_keyingPoint(const mw_Keying* k, size_t j)
 
 /* Cell coordinates from which the box is wide: floor(s) and the margin of a cell either side no
  * longer fit int32, and the nodes are keyed by their squeezed coordinates, whose floors are
- * 64-bit (mw_nodeKey's wide). */
+ * 64-bit (mw_nodeKeyAs's wide). */
 #define MW_WIDE_CELLS 2147483392
 
 /* Node j's cell key, and its touch state: which way its r-box leaves its cell, (u > 1 - reach) -
