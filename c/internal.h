@@ -447,8 +447,9 @@ void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
 /* The spatial engine on cells of *size, then on smaller ones while it answers MW_CROWDED (its count
  * of tests says the cells crowd, though wider than 2r: the sample misread the spacing, as for
  * points along a line, a dense part among sparse ones): an eighth of the size each time, not
- * below 2r, while they hold extent (for the engine alone, or also for the index of representatives
- * when indexed), MW_CELL_RETRIES times at most. Then the caller's fallback (the sequential weld,
+ * below 2r (nor below r / 0.4 where cells lie 2^30 or more from 0), while they hold extent (for
+ * the engine alone, or also for the index of representatives when indexed), MW_CELL_RETRIES
+ * times at most. Then the caller's fallback (the sequential weld,
  * or the attribute weld's kd-tree). run(context, cells) is one try; returns the last try's answer,
  * *size the last size tried. */
 #define MW_CELL_RETRIES 2
