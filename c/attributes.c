@@ -146,11 +146,11 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     mw_Graph graph = {NULL, NULL};
     if (o.radius > 0 && o.method != meshweld_MethodKdtree) {
         double size = mw_dataCellSize(points, stride, o.dim, position_point, distinct, o.radius);
-        if (mw_engineCellsHold(d.extent, size)) { /* (else the kd-tree, which takes any coordinate) */
+        if (mw_dataCellsHold(d.extent, size)) { /* (else the kd-tree, which takes any coordinate) */
             mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
             mw_GraphTry graph_try = {&graph, &arena, &list, owner};
             /* crowded cells: smaller ones (mw_engineTries), before the kd-tree */
-            error = mw_engineTries(mw_graphTry, &graph_try, &size, o.radius, d.extent, 0);
+            error = mw_engineTries(mw_graphTry, &graph_try, &size, o.radius, d.extent);
             if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
                 goto done;
             error = meshweld_ErrorMemory;

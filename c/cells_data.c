@@ -8,34 +8,35 @@
 
 #include <math.h>
 
-void mw_dataCellsSet(mw_DataCells* cells, double size, double radius)
+void mw_dataCellsSet(mw_DataCells* cells, double size, double radius, double extent)
 {
     cells->inverse = 1.0 / size;
-    /* r in cells, times the slack, plus 2^-20 cells: s = p * inverse is rounded once (relative
-     * error 2^-53), so below MW_CELL_LIMIT < 2^31 cells its absolute error stays under 2^-22
-     * cells, and the reach covers the errors of both points of a pair (2^-21) with room to spare
-     * (further out, see mw_engineTries) */
-    cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
+    mw_dataCellsReach(cells, radius, extent);
 }
 
-int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent, int indexed)
+void mw_dataCellsReach(mw_DataCells* cells, double radius, double extent)
 {
+    /* r in cells, times the slack, plus 2^-20 cells: s = p * inverse is rounded once (relative
+     * error 2^-53), so below MW_FAR_CELLS its absolute error stays under 2^-23 cells, and the
+     * reach covers the errors of both points of a pair (2^-22) with room to spare. Further out,
+     * up to S = extent * inverse cells, the reach also covers 2 S 2^-53 for a pair, twice over
+     * (at most 2^-7 below MW_CELL_LIMIT) */
+    double out = extent * cells->inverse;
+    cells->reach = radius * cells->inverse * MW_SLACK + 0x1p-20;
+    if (out >= MW_FAR_CELLS)
+        cells->reach += out * 0x1p-51;
+}
+
+int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent)
+{
+    double narrowest = mw_dataCellsNarrowest(radius, extent);
     for (int retry = 0;; ++retry) {
-        /* cells 2^30 or more from 0 (the engine keys them through its squeeze past 2^31): the
-         * reach also covers the errors of s there, up to S = extent / size cells (2 S 2^-53 for
-         * a pair, covered twice over), and stays below 0.4 + 2^-7 (the squeeze's bound, and
-         * what keeps each r-box within two cells a side) in cells at least r / 0.4 wide */
-        int far = extent >= 0x1p30 * *size;
-        double narrowest = far ? radius * MW_SLACK / 0.4 : mw_dataCellFloor(radius);
         *size = fmax(*size, narrowest);
         mw_DataCells cells;
-        mw_dataCellsSet(&cells, *size, radius);
-        if (far)
-            cells.reach += extent * cells.inverse * 0x1p-51;
+        mw_dataCellsSet(&cells, *size, radius, extent);
         int error = run(context, &cells);
         double smaller = fmax(*size / 8.0, narrowest);
-        int hold = indexed ? mw_dataCellsHold(extent, smaller) : mw_engineCellsHold(extent, smaller);
-        if (error != MW_CROWDED || retry == MW_CELL_RETRIES || !(smaller < *size) || !hold)
+        if (error != MW_CROWDED || retry == MW_CELL_RETRIES || !(smaller < *size))
             return error;
         *size = smaller;
     }
@@ -136,16 +137,16 @@ double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32
     return isfinite(spacing) && spacing > floor_size ? spacing : floor_size;
 }
 
+/* A cell's key: the low 32 bits of each coordinate */
 static void mw_indexKey(const mw_Index* index, const float* q, int dim, uint32_t key[3])
 {
-    key[0] = (uint32_t)mw_floor((double)q[0] * index->cells.inverse);
-    key[1] = (uint32_t)mw_floor((double)q[1] * index->cells.inverse);
-    key[2] = dim == 3 ? (uint32_t)mw_floor((double)q[2] * index->cells.inverse) : 0u;
+    key[0] = (uint32_t)mw_floor64((double)q[0] * index->cells.inverse);
+    key[1] = (uint32_t)mw_floor64((double)q[1] * index->cells.inverse);
+    key[2] = dim == 3 ? (uint32_t)mw_floor64((double)q[2] * index->cells.inverse) : 0u;
 }
 
-static mw_Entry* mw_indexFind(const mw_Index* index, int32_t x, int32_t y, int32_t z)
+static mw_Entry* mw_indexFind(const mw_Index* index, uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t a = (uint32_t)x, b = (uint32_t)y, c = (uint32_t)z;
     return mw_tableFindHashed(&index->table, mw_cellHash(a, b, c), a, b, c);
 }
 
@@ -153,7 +154,7 @@ void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)
 {
     uint32_t key[3];
     mw_indexKey(index, &reps->xyz[rep * 3], dim, key);
-    mw_Entry* e = mw_indexFind(index, (int32_t)key[0], (int32_t)key[1], (int32_t)key[2]);
+    mw_Entry* e = mw_indexFind(index, key[0], key[1], key[2]);
     if (e->value == MW_NONE) {
         memcpy(e->key, key, sizeof(e->key));
         index->table.count++;
@@ -168,26 +169,27 @@ int mw_indexReserve(mw_Index* index, size_t count)
 
 /* Cells of edge size, and every representative in them again (the table empty, with room for
  * them); the counters start over. */
-static void mw_indexRefill(mw_Index* index, mw_Reps* reps, int dim, double size, double radius)
+static void mw_indexRefill(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent)
 {
-    mw_dataCellsSet(&index->cells, size, radius);
+    mw_dataCellsSet(&index->cells, size, radius, extent);
     for (size_t q = 0; q < reps->count; ++q)
         mw_indexInsert(index, reps, dim, (uint32_t)q);
     index->work = index->searched = index->lookups = 0;
 }
 
-int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, size_t room)
+int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent,
+                    size_t room)
 {
     mw_Table table = {0};
     if (mw_tableReserveWith(&table, reps->count + room, mw_cellHash))
         return meshweld_ErrorMemory;
     mw_tableFree(&index->table);
     index->table = table;
-    mw_indexRefill(index, reps, dim, size, radius);
+    mw_indexRefill(index, reps, dim, size, radius, extent);
     return meshweld_Ok;
 }
 
-int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius)
+int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent)
 {
     size_t n = reps->count;
     uint32_t* slots = (uint32_t*)mw_allocate(n ? n : 1, sizeof(uint32_t));
@@ -199,13 +201,13 @@ int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double 
     for (size_t q = 0; q < n; ++q) {
         uint32_t key[3];
         mw_indexKey(index, &reps->xyz[q * 3], dim, key);
-        slots[q] = (uint32_t)(mw_indexFind(index, (int32_t)key[0], (int32_t)key[1], (int32_t)key[2]) - index->table.entries);
+        slots[q] = (uint32_t)(mw_indexFind(index, key[0], key[1], key[2]) - index->table.entries);
     }
     for (size_t q = 0; q < n; ++q)
         memset(&index->table.entries[slots[q]], 0xff, sizeof(mw_Entry));
     mw_deallocate(slots);
     index->table.count = 0;
-    mw_indexRefill(index, reps, dim, size, radius); /* at most a cell per representative */
+    mw_indexRefill(index, reps, dim, size, radius, extent); /* at most a cell per representative */
     return meshweld_Ok;
 }
 
@@ -215,19 +217,19 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
     if (index->table.count == 0)
         return MW_NONE;
     double s[3] = {p[0] * index->cells.inverse, p[1] * index->cells.inverse, p[2] * index->cells.inverse};
-    int32_t f[3];
+    int64_t f[3];
     int t[3];
     mw_dataCell(&index->cells, s, dim, f, t);
     index->searched++;
     mw_Query q = mw_query(p, dim, r2, match, vertex);
-    int32_t z0 = f[2] + (t[2] < 0 ? -1 : 0), z1 = f[2] + (t[2] > 0);
-    int32_t y0 = f[1] + (t[1] < 0 ? -1 : 0), y1 = f[1] + (t[1] > 0);
-    int32_t x0 = f[0] + (t[0] < 0 ? -1 : 0), x1 = f[0] + (t[0] > 0);
+    int64_t z0 = f[2] + (t[2] < 0 ? -1 : 0), z1 = f[2] + (t[2] > 0);
+    int64_t y0 = f[1] + (t[1] < 0 ? -1 : 0), y1 = f[1] + (t[1] > 0);
+    int64_t x0 = f[0] + (t[0] < 0 ? -1 : 0), x1 = f[0] + (t[0] > 0);
     index->lookups += (size_t)((z1 - z0 + 1) * (y1 - y0 + 1) * (x1 - x0 + 1));
-    for (int32_t z = z0; z <= z1; ++z)
-        for (int32_t y = y0; y <= y1; ++y)
-            for (int32_t x = x0; x <= x1; ++x) {
-                const mw_Entry* c = mw_indexFind(index, x, y, z);
+    for (int64_t z = z0; z <= z1; ++z)
+        for (int64_t y = y0; y <= y1; ++y)
+            for (int64_t x = x0; x <= x1; ++x) {
+                const mw_Entry* c = mw_indexFind(index, (uint32_t)x, (uint32_t)y, (uint32_t)z);
                 if (c->value != MW_NONE)
                     mw_ringEarliest(reps, c->value, &q);
             }

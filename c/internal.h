@@ -15,10 +15,15 @@
 #define MW_SLACK (1.0 + 1.0 / 65536.0)
 #define MW_BOUND_SLACK (1.0 + 1.0 / 32768.0)
 
-/* GRID's cells (cells_data.c) index coordinates below 2^31 - 2^8 cells from 0: floor(s) and a
- * neighbour either side fit int32, and the reach's 2^-20 cells cover the rounding of s there
- * (mw_dataCellsSet). */
-#define MW_CELL_LIMIT 2147483392.0
+/* GRID's cells (cells_data.c, the spatial engine and the index of representatives) take
+ * coordinates below 2^44 cells from 0: cell coordinates are 64-bit floors there (mw_floor64; the
+ * engine's usual path takes 32-bit ones below 2^31), the index keys a cell by the low 32 bits of
+ * each (cells 2^32 apart share a key, and the distance decides), and the reach covers the
+ * rounding of s = p / size (mw_dataCellsReach). */
+#define MW_CELL_LIMIT 17592186044416.0
+/* From 2^30 cells out, the reach covers the rounding of s by a term of its own (its 2^-20 cells
+ * would cover a pair's up to 2^32 cells: a factor 4 to spare). */
+#define MW_FAR_CELLS 1073741824.0
 
 /* The article's grids (grid-r, grid-2r, hex, bcc) take points whose coordinates satisfy
  * |x| < MW_GRID_RANGE * r, whatever the cell size: 2^33 r (8.6e9 r, 5e5 at r = 1e-4), that is up to
@@ -410,28 +415,10 @@ typedef struct mw_DataCells {
     double reach;   /* r in cells, with the slack that covers every rounding of the products */
 } mw_DataCells;
 
-/* Cells of edge size index every coordinate below extent (MW_CELL_LIMIT). */
+/* Cells of edge size take every coordinate below extent (MW_CELL_LIMIT). */
 static inline int mw_dataCellsHold(double extent, double size)
 {
     return extent < MW_CELL_LIMIT * size;
-}
-
-/* The narrowest cells the index of representatives may take for extent: mw_dataCellsHold's, with
- * a factor 2 to spare. */
-static inline double mw_dataCellsNarrowest(double extent)
-{
-    return extent / (MW_CELL_LIMIT / 2);
-}
-
-/* The same for the spatial engine alone, which computes no neighbour index (its keys are 64-bit
- * and its neighbours key offsets): indices under 2^44. Past 2^31 cells it keys the nodes by their
- * squeezed coordinates, from 64-bit floors, and mw_engineTries widens the reach by the rounding of
- * s = p / size, which no longer stays inside its 2^-20 cells (at 2^44 cells, 2^-8). A one-shot
- * weld and the attribute weld take such cells; the sequential search then widens them. */
-#define MW_ENGINE_LIMIT 17592186044416.0
-static inline int mw_engineCellsHold(double extent, double size)
-{
-    return extent < MW_ENGINE_LIMIT * size;
 }
 
 /* The narrowest cell edge for radius r: 2r (with the slack), so that an r-box touches at most two
@@ -441,20 +428,34 @@ static inline double mw_dataCellFloor(double radius)
     return 2.0 * radius * MW_SLACK;
 }
 
-/* The cells of edge size for radius r. */
-void mw_dataCellsSet(mw_DataCells* cells, double size, double radius);
+/* The narrowest cells for radius r where coordinates reach extent: 2r, or r / 0.4 where cells of
+ * 2r lie MW_FAR_CELLS or more from 0 (the reach, widened there by at most 2^-7, stays below 0.41:
+ * each r-box still meets at most two cells a side, and the engine's squeeze runs); and at least
+ * what holds extent, with a factor 2 to spare. */
+static inline double mw_dataCellsNarrowest(double radius, double extent)
+{
+    double floor_size = mw_dataCellFloor(radius);
+    if (extent >= MW_FAR_CELLS * floor_size)
+        floor_size = radius * MW_SLACK / 0.4;
+    double hold = extent / (MW_CELL_LIMIT / 2);
+    return floor_size > hold ? floor_size : hold;
+}
+
+/* The cells of edge size for radius r and coordinates below extent (at least
+ * mw_dataCellsNarrowest); the reach again for a larger extent, the cells unchanged. */
+void mw_dataCellsSet(mw_DataCells* cells, double size, double radius, double extent);
+void mw_dataCellsReach(mw_DataCells* cells, double radius, double extent);
 
 /* The spatial engine on cells of *size, then on smaller ones while it answers MW_CROWDED (its count
  * of tests says the cells crowd, though wider than 2r: the sample misread the spacing, as for
  * points along a line, a dense part among sparse ones): an eighth of the size each time, not
- * below 2r (nor below r / 0.4 where cells lie 2^30 or more from 0), while they hold extent (for
- * the engine alone, or also for the index of representatives when indexed), MW_CELL_RETRIES
- * times at most. Then the caller's fallback (the sequential weld,
+ * below mw_dataCellsNarrowest, MW_CELL_RETRIES times at most. Then the caller's fallback (the
+ * sequential weld,
  * or the attribute weld's kd-tree). run(context, cells) is one try; returns the last try's answer,
  * *size the last size tried. */
 #define MW_CELL_RETRIES 2
 typedef int (*mw_EngineTry)(void* context, const mw_DataCells* cells);
-int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent, int indexed);
+int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent);
 
 /* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
  * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */
@@ -464,7 +465,7 @@ double mw_dataCellSize(const float* points, size_t stride, int dim, const uint32
 /* The cell of s (a point in cell units) and the neighbours its r-box touches, per axis: -1 (the
  * lower one), +1 (the upper one) or 0 (none). s - floor(s) is exact, so the comparisons with
  * reach carry no rounding of their own. */
-static inline void mw_dataCell(const mw_DataCells* g, const double s[3], int dim, int32_t cell[3], int touch[3])
+static inline void mw_dataCell(const mw_DataCells* g, const double s[3], int dim, int64_t cell[3], int touch[3])
 {
     double e = g->reach, f = 1.0 - e;
     for (int a = 0; a < 3; ++a) {
@@ -472,8 +473,8 @@ static inline void mw_dataCell(const mw_DataCells* g, const double s[3], int dim
             cell[a] = 0, touch[a] = 0;
             break;
         }
-        cell[a] = mw_floor(s[a]);
-        double u = s[a] - cell[a];
+        cell[a] = mw_floor64(s[a]);
+        double u = s[a] - (double)cell[a];
         touch[a] = (u > f) - (u < e);
     }
 }
@@ -578,12 +579,14 @@ static inline void mw_ringLink(mw_Reps* reps, uint32_t* slot, uint32_t rep)
 
 void mw_ringUnlink(mw_Reps* reps, uint32_t* slot);
 
-/* Rebuilds the index with cells of edge size and room for room more representatives. */
-int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, size_t room);
+/* Rebuilds the index with cells of edge size for coordinates below extent (mw_dataCellsSet), and
+ * room for room more representatives. */
+int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent,
+                    size_t room);
 /* Cells of edge size for the representatives already in the index, in the table it has (its room
  * holds a cell per representative and per node still to come, as mw_indexRebuild made it); fails
  * only for its scratch list, the index then as it was. */
-int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius);
+int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent);
 /* Makes room for count more representatives in the table. */
 int mw_indexReserve(mw_Index* index, size_t count);
 void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);
@@ -704,8 +707,9 @@ int mw_addNaive(meshweld_Welder* w, unsigned int* remap, const float* points, si
 int mw_addKdtree(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
 /* A batch of a grid method (method_article.c); on error the welder is as before. */
 int mw_addGrid(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride);
-/* A batch of GRID (method_grid.c): on error, or MW_COARSE (cells 64 times the data's spacing: when
- * coarse is 0, or for a one-shot weld before its sequential search), the welder is as before. */
+/* A batch of GRID (method_grid.c): on error, or MW_COARSE (the narrowest cells that take the
+ * coordinates would hold 64 of the data's cells each: when coarse is 0, or for a one-shot weld
+ * before its sequential search), the welder is as before. */
 int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride,
                int coarse, meshweld_Info* info);
 

@@ -62,21 +62,22 @@ MW_INLINE uint32_t mw_numberOutputs(const meshweld_Welder* w, const mw_Batch* b,
     return outputs;
 }
 
-/* *size, made larger when the index of representatives cannot hold a coordinate below extent
- * in cells of that size. MW_COARSE when that takes cells 64 times the data's spacing and coarse
- * is 0. */
+/* *size, made larger where cells of that size cannot take a coordinate below extent
+ * (mw_dataCellsNarrowest). MW_COARSE when coarse is 0 and the narrowest cells that take extent
+ * would hold 64 of the data's cells each: every search would walk crowds. */
 static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, double* size)
 {
-    if (mw_dataCellsHold(extent, *size))
-        return meshweld_Ok;
-    *size = extent / (MW_CELL_LIMIT / 8);
-    return !coarse && *size > 64.0 * w->spacing ? MW_COARSE : meshweld_Ok;
+    double crowd = extent / (MW_CELL_LIMIT / 2) / w->spacing;
+    if (!coarse && (w->dim == 3 ? crowd * crowd * crowd : crowd * crowd) > 64.0)
+        return MW_COARSE;
+    if (!mw_dataCellsHold(extent, *size))
+        *size = extent / (MW_CELL_LIMIT / 8);
+    *size = fmax(*size, mw_dataCellsNarrowest(w->radius, extent));
+    return meshweld_Ok;
 }
 
 /* The cell size for this batch: the index's, or the data's for a first batch, made larger by
- * mw_indexSize. A one-shot weld keeps the data's cells where the engine alone can hold every
- * coordinate (a dense cloud with a few stray points far away): they are made larger only before
- * the sequential search. */
+ * mw_indexSize. */
 static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, const mw_Batch* b, int coarse,
                        double* size)
 {
@@ -87,8 +88,6 @@ static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, c
             w->spacing = current;
     }
     *size = current;
-    if (w->oneshot && mw_engineCellsHold(b->d.extent, current))
-        return meshweld_Ok;
     return mw_indexSize(w, w->largest, coarse, size);
 }
 
@@ -122,7 +121,7 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
     mw_Index* index = &w->index;
     double current = 1.0 / index->cells.inverse, previous = current, before = -1.0;
     double widest = MW_TUNE_LIMIT * current;
-    double narrowest = fmax(mw_dataCellFloor(w->radius), mw_dataCellsNarrowest(w->largest));
+    double narrowest = mw_dataCellsNarrowest(w->radius, w->largest);
     size_t searched = index->searched, lookups = index->lookups, work = index->work;
     int widen = b->free >= 4 * MW_TUNE_WINDOW, narrow = 1; /* the trials still open */
     double step = 1.0; /* the trial under way: 2 (wider), 0.5 (narrower), or 1 (none) */
@@ -147,7 +146,7 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
         if (step != 1.0 && cost >= before) {
             /* the last step cost more: back to the size before it, and this trial is over (a
              * failed resize, of its scratch list, leaves the index as it was) */
-            (void)mw_indexResize(index, &w->reps, w->dim, previous, w->radius);
+            (void)mw_indexResize(index, &w->reps, w->dim, previous, w->radius, w->largest);
             current = previous;
             if (step < 1.0)
                 narrow = 0;
@@ -158,7 +157,7 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
             widen = 0; /* only the first window may start widening */
             double next = step == 0.5 ? fmax(current * 0.5, narrowest) : current * step;
             if (step == 1.0 || next == current || next > widest ||
-                mw_indexResize(index, &w->reps, w->dim, next, w->radius)) {
+                mw_indexResize(index, &w->reps, w->dim, next, w->radius, w->largest)) {
                 if (step < 1.0)
                     narrow = 0;
                 step = 1.0;
@@ -241,12 +240,14 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     error = meshweld_ErrorMemory;
     if (!b.node_out || (!all_free && (!b.free_point || !b.free_node)) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
         (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
-                         ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.d.nodes)
+                         ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest, b.d.nodes)
                          : mw_indexReserve(&w->index, b.d.nodes)))) {
         mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
         goto done;
     }
     error = meshweld_Ok;
+    if (indexed) /* (the reach for this batch's coordinates too: the same cells) */
+        mw_dataCellsReach(&w->index.cells, w->radius, w->largest);
 
     /* step 2 */
     if (all_free)
@@ -274,7 +275,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * than searching for them (the same rule, so the same result). Crowded cells: smaller ones
      * (mw_engineTries), before the sequential search, which starts from the last size tried */
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE
-                                                                : mw_engineTries(mw_weldTry, &weld_try, &size, w->radius, b.d.extent, indexed);
+                                                                : mw_engineTries(mw_weldTry, &weld_try, &size, w->radius, b.d.extent);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;
@@ -330,10 +331,10 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             }
         }
     } else {
-        /* a one-shot weld never searches cells 64 times the data's spacing, where every search
-         * would walk crowds: MW_COARSE hands it to the kd-tree (the same result), even for GRID */
+        /* a one-shot weld never searches cells that crowd for want of narrower ones that take
+         * its coordinates: MW_COARSE hands it to the kd-tree (the same result), even for GRID */
         if (!indexed && ((error = mw_indexSize(w, w->largest, 0, &size)) != meshweld_Ok ||
-                         mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, b.free))) {
+                         mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest, b.free))) {
             mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
             error = error ? error : meshweld_ErrorMemory;
             goto done;
@@ -349,9 +350,9 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     /* cells too wide for the representatives' density: halve them (never below 2r, nor below
      * what holds every coordinate) */
     if (indexed && mw_indexCrowded(&w->index)) {
-        double smaller = fmax(fmax(0.5 * size, mw_dataCellFloor(w->radius)), mw_dataCellsNarrowest(w->largest));
+        double smaller = fmax(0.5 * size, mw_dataCellsNarrowest(w->radius, w->largest));
         if (smaller < size)
-            (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, 0); /* on failure it stays */
+            (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, w->largest, 0); /* on failure it stays */
         w->index.work = w->index.searched = 0;
     }
 done:

@@ -150,10 +150,10 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
 
     int switched = 0;
     if (w->method == meshweld_MethodGrid && w->radius > 0) {
-        /* AUTO leaves GRID for the kd-tree, for good, when a coordinate lies so far out that cells
-         * holding it would be 64 times the data's spacing (crowds in every cell): the one place
-         * where AUTO decides. A one-shot weld does so even for GRID once the engine has not run
-         * (its sequential search would walk those crowds) */
+        /* AUTO leaves GRID for the kd-tree, for good, when a coordinate lies so far out that the
+         * narrowest cells taking it would hold 64 of the data's cells each (crowds in every
+         * cell): the one place where AUTO decides. A one-shot weld does so even for GRID once
+         * the engine has not run (its sequential search would walk those crowds) */
         error = mw_addData(w, remap, points, count, stride, !w->automatic, info);
         if (error != MW_COARSE)
             goto done;

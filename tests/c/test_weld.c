@@ -1066,14 +1066,14 @@ static void group_misjudged(void)
             free(remap);
             free(tree.remap);
         }
-        /* strays at +-1e12: past the engine's cells too (2^44). GRID's cells are made wide
-         * enough, and crowd; rather than search them point by point, the one-shot weld goes to
-         * the kd-tree */
+        /* strays at +-1e12: past 2^44 cells of the bulk's spacing. GRID's cells are made wide
+         * enough to take them; where those crowd, rather than search them point by point, the
+         * one-shot weld goes to the kd-tree */
         seed(460 + dim);
         stray_points(p, n, dim, 0.01, 0, 1e12);
         t = traced("stray points at 1e12", p, n, dim, (float)(0.5 * spacing));
-        CHECK(!t.engine && t.steps == 0, "stray points at 1e12 dim %d: engine %d, %zu steps of the sequential search",
-              dim, t.engine, t.steps);
+        CHECK(t.steps == 0, "stray points at 1e12 dim %d: engine %d, %zu steps of the sequential search", dim, t.engine,
+              t.steps);
         /* strays at +-1e9: cell coordinates past 2^31, keyed through the squeeze's 64-bit floors */
         seed(450 + dim);
         stray_points(p, n, dim, 0.01, 0, 1e9);
@@ -1085,22 +1085,46 @@ static void group_misjudged(void)
         CHECK(t.pair_count >= 100, "stray points at 1e9 dim %d: %zu pairs", dim, t.pair_count);
         CHECK(t.engine && 1e9 / t.cell_size > 0x1p31, "stray points at 1e9 dim %d: engine %d, cells of %g", dim, t.engine,
               t.cell_size);
-        { /* the same strays at +-1e9 fed to a GRID welder in 16 batches: its cells must hold
-           * them, so the index's cells, which each crowded batch halves, stop at 1/2^30 of the
-           * largest coordinate (their indices fit int32: a sanitized build checks) */
+        { /* the same strays at +-1e9 fed to welders, GRID in 16 batches and AUTO in batches of
+           * 1,000: the index of representatives takes cells of the bulk's spacing, past 2^31
+           * from 0 (its floors are 64-bit: a sanitized build checks every conversion), and AUTO
+           * stays on GRID */
             float r = (float)(0.5 * spacing);
             Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-            meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
-            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
             unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
-            int e = 0;
-            for (size_t at = 0; at < n && !e; at += n / 16)
-                e = meshweld_welderAdd(w, remap + at, p + at * dim, n / 16, dim * sizeof(float), NULL);
-            CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0 && meshweld_welderMethod(w) == meshweld_MethodGrid,
-                  "stray points at 1e9 dim %d: a GRID welder differs from the kd-tree (error %d)", dim, e);
-            meshweld_welderDestroy(w);
+            for (int automatic = 0; automatic <= 1; ++automatic) {
+                meshweld_Options o = {dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, 0};
+                meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+                size_t batch = automatic ? 1000 : n / 16;
+                int e = 0;
+                for (size_t at = 0; at < n && !e; at += batch)
+                    e = meshweld_welderAdd(w, remap + at, p + at * dim, n - at < batch ? n - at : batch, dim * sizeof(float),
+                                           NULL);
+                CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0 &&
+                          meshweld_welderMethod(w) == meshweld_MethodGrid,
+                      "stray points at 1e9 dim %d: a %s welder differs from the kd-tree (error %d)", dim,
+                      automatic ? "AUTO" : "GRID", e);
+                meshweld_welderDestroy(w);
+            }
             free(remap);
             free(tree.remap);
+        }
+        { /* clusters too dense for the engine, and strays at +-1e9: the sequential search runs
+           * on cells of 2r, past 2^31 from 0, a few steps a point */
+            seed(470 + dim);
+            float centre[20][3];
+            for (int k = 0; k < 20; ++k)
+                for (int a = 0; a < 3; ++a) centre[k][a] = (float)uniform();
+            for (size_t i = 0; i < n; ++i) {
+                double u = uniform();
+                int k = (int)(uniform() * 20);
+                for (int a = 0; a < dim; ++a)
+                    p[i * dim + a] = (float)(u < 0.01 ? (uniform() - 0.5) * 2e9 : centre[k][a] + (uniform() - 0.5) * 0.005);
+            }
+            t = traced("dense clusters, stray points at 1e9", p, n, dim, 0.01f);
+            CHECK(!t.engine && t.steps > 0 && t.steps < 4 * n && 1e9 / t.cell_size > 0x1p31,
+                  "dense clusters, stray points at 1e9 dim %d: engine %d, %zu steps, cells of %g", dim, t.engine, t.steps,
+                  t.cell_size);
         }
         seed(410 + dim);
         misjudged_points(p, n, dim, 0, 0.5);
