@@ -448,14 +448,17 @@ void mw_dataCellsReach(mw_DataCells* cells, double radius, double extent);
 
 /* The spatial engine on cells of *size, then on smaller ones while it answers MW_CROWDED (its count
  * of tests says the cells crowd, though wider than 2r: the sample misread the spacing, as for
- * points along a line, a dense part among sparse ones): an eighth of the size each time, not
- * below mw_dataCellsNarrowest, MW_CELL_RETRIES times at most. Then the caller's fallback (the
- * sequential weld,
- * or the attribute weld's kd-tree). run(context, cells) is one try; returns the last try's answer,
- * *size the last size tried. */
-#define MW_CELL_RETRIES 2
+ * points along a line, a dense part among sparse ones, clusters far apart in interleaved order):
+ * first the spacing that the nodes' nearest neighbours in a sample give, where that is less than
+ * an eighth of the size (mw_sampleSpacing), then an eighth of the size each time; not below
+ * mw_dataCellsNarrowest, MW_CELL_RETRIES times at most. Then the caller's fallback (the
+ * sequential weld, or the attribute weld's kd-tree). run(context, cells) is one try; returns the
+ * last try's answer, *size the last size tried. */
+#define MW_CELL_RETRIES 6
+struct mw_Nodes; /* (the engine's input, below) */
 typedef int (*mw_EngineTry)(void* context, const mw_DataCells* cells);
-int mw_engineTries(mw_EngineTry run, void* context, double* size, double radius, double extent);
+int mw_engineTries(mw_EngineTry run, void* context, const struct mw_Nodes* nodes, double* size, double radius,
+                   double extent);
 
 /* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
  * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */

@@ -275,7 +275,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * than searching for them (the same rule, so the same result). Crowded cells: smaller ones
      * (mw_engineTries), before the sequential search, which starts from the last size tried */
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE
-                                                                : mw_engineTries(mw_weldTry, &weld_try, &size, w->radius, b.d.extent);
+                                                                : mw_engineTries(mw_weldTry, &weld_try, &nodes, &size, w->radius, b.d.extent);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;

@@ -1160,6 +1160,17 @@ static void group_misjudged(void)
             t = traced("clusters far apart", p, n, dim, 0.05f);
             CHECK(t.engine && t.cell_size < 2e6 / 0x1p21 && t.cells > 16 * 8 && t.pair_count > n / 64,
                   "clusters far apart: engine %d, %zu cells, %zu pairs (cells of %g)", t.engine, t.cells, t.pair_count, t.cell_size);
+            /* the same clusters in interleaved order: consecutive points, the box and its
+             * quartiles all span the space between clusters, and the cells that the nearest
+             * neighbours in a sample give are tried once the first cells crowd */
+            for (size_t i = 0; i < n; ++i) {
+                int k = (int)(uniform() * 16);
+                for (int a = 0; a < 3; ++a) p[i * 3 + a] = centre[k][a] + (float)((uniform() - 0.5) * 2);
+            }
+            t = traced("clusters far apart, interleaved", p, n, dim, 0.05f);
+            double inside = cbrt(8.0 * 16 / (double)n); /* the spacing within a cluster */
+            CHECK(t.engine && t.cell_size < 4 * inside, "clusters far apart, interleaved: engine %d, cells of %g (spacing %g)",
+                  t.engine, t.cell_size, inside);
         }
         if (dim == 3) { /* the ball and the stray points: the ball's cells, squeezed */
             seed(430);
