@@ -158,8 +158,10 @@ typedef struct meshweld_Welder meshweld_Welder;
 
 /**
  * Creates a welder; returns NULL on error, with the reason in *error when error is not NULL.
- * AUTO resolves to a grid method, and switches to KDTREE for good at the first batch whose
- * coordinates would overflow the grid's cell indices.
+ * AUTO resolves to GRID, and switches to KDTREE for good at the first batch whose coordinates lie
+ * so far out that GRID's cells would crowd: the narrowest cells that take them would each hold
+ * 64 cells of the first batch's spacing (coordinates past 2^45 times that spacing in 3D, 2^46 in
+ * 2D).
  */
 MESHWELD_API meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* error);
 
