@@ -67,7 +67,7 @@ MW_INLINE uint32_t mw_numberOutputs(const meshweld_Welder* w, const mw_Batch* b,
  * would hold 64 of the data's cells each: every search would walk crowds. */
 static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, double* size)
 {
-    double crowd = extent / (MW_CELL_LIMIT / 2) / w->spacing;
+    double crowd = mw_dataCellsNarrowest(w->radius, extent) / w->spacing;
     if (!coarse && (w->dim == 3 ? crowd * crowd * crowd : crowd * crowd) > 64.0)
         return MW_COARSE;
     if (!mw_dataCellsHold(extent, *size))
