@@ -27,6 +27,14 @@ void mw_dataCellsReach(mw_DataCells* cells, double radius, double extent)
         cells->reach += out * 0x1p-51;
 }
 
+size_t mw_dataCellsIn(const float low[3], const float high[3], int dim, double size, size_t limit)
+{
+    double cells = 1.0;
+    for (int a = 0; a < dim; ++a)
+        cells *= ((double)high[a] - (double)low[a]) / size + 3.0;
+    return cells < (double)limit ? (size_t)cells : limit;
+}
+
 static double mw_sampleSpacing(const mw_Nodes* nodes);
 
 int mw_engineTries(mw_EngineTry run, void* context, const mw_Nodes* nodes, double* size, double radius, double extent)
@@ -201,9 +209,9 @@ void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)
     mw_ringLink(reps, &e->value, rep);
 }
 
-int mw_indexReserve(mw_Index* index, size_t count)
+int mw_indexReserve(mw_Index* index, size_t total)
 {
-    return mw_tableReserveWith(&index->table, index->table.count + count, mw_cellHash);
+    return mw_tableReserveWith(&index->table, total, mw_cellHash);
 }
 
 /* Cells of edge size, and every representative in them again (the table empty, with room for

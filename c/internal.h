@@ -445,6 +445,9 @@ static inline double mw_dataCellsNarrowest(double radius, double extent)
  * mw_dataCellsNarrowest); the reach again for a larger extent, the cells unchanged. */
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius, double extent);
 void mw_dataCellsReach(mw_DataCells* cells, double radius, double extent);
+/* How many cells of edge size the box [low, high] can touch (a cell more on each side for the
+ * rounding of the floors), or limit where that is fewer. */
+size_t mw_dataCellsIn(const float low[3], const float high[3], int dim, double size, size_t limit);
 
 /* The spatial engine on cells of *size, then on smaller ones while it answers MW_CROWDED (its count
  * of tests says the cells crowd, though wider than 2r: the sample misread the spacing, as for
@@ -583,15 +586,17 @@ static inline void mw_ringLink(mw_Reps* reps, uint32_t* slot, uint32_t rep)
 void mw_ringUnlink(mw_Reps* reps, uint32_t* slot);
 
 /* Rebuilds the index with cells of edge size for coordinates below extent (mw_dataCellsSet), and
- * room for room more representatives. */
+ * room for room more cells of representatives. */
 int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent,
                     size_t room);
 /* Cells of edge size for the representatives already in the index, in the table it has (its room
- * holds a cell per representative and per node still to come, as mw_indexRebuild made it); fails
- * only for its scratch list, the index then as it was. */
+ * holds a cell per representative and per cell the nodes still to come can take, as
+ * mw_indexRebuild and mw_indexReserve made it); fails only for its scratch list, the index then
+ * as it was. */
 int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent);
-/* Makes room for count more representatives in the table. */
-int mw_indexReserve(mw_Index* index, size_t count);
+/* Makes room for total cells in the table: the representatives', each in a cell of its own (as
+ * mw_indexResize may put them), and those the nodes to come can take. */
+int mw_indexReserve(mw_Index* index, size_t total);
 void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);
 /* The earliest representative within r of p (as doubles) that passes match against vertex, or
  * MW_NONE. */

@@ -91,6 +91,15 @@ static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, c
     return mw_indexSize(w, w->largest, coarse, size);
 }
 
+/* The cells a batch's new representatives can take in the index: one per node at most, and no
+ * more than its box holds at the narrowest cells that a resize of mw_weldSequential reaches. Where
+ * many nodes merge into few representatives, the index then stays as small as the space they
+ * cover, and its look-ups stay in the cache. */
+static size_t mw_batchRoom(const meshweld_Welder* w, const mw_Batch* b, size_t nodes)
+{
+    return mw_dataCellsIn(b->d.low, b->d.high, w->dim, mw_dataCellsNarrowest(w->radius, w->largest), nodes);
+}
+
 /* A search's cost in the window since (searched, lookups, work): a cell looked up weighs 4, a
  * chain step 3 (their instruction costs, fitted on gaussian clusters and on a dense lattice). */
 static double mw_searchCost(const mw_Index* index, size_t searched, size_t lookups, size_t work)
@@ -240,8 +249,9 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     error = meshweld_ErrorMemory;
     if (!b.node_out || (!all_free && (!b.free_point || !b.free_node)) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
         (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
-                         ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest, b.d.nodes)
-                         : mw_indexReserve(&w->index, b.d.nodes)))) {
+                         ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
+                                           mw_batchRoom(w, &b, b.d.nodes))
+                         : mw_indexReserve(&w->index, w->reps.count + mw_batchRoom(w, &b, b.d.nodes))))) {
         mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
         goto done;
     }
@@ -334,7 +344,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
         /* a one-shot weld never searches cells that crowd for want of narrower ones that take
          * its coordinates: MW_COARSE hands it to the kd-tree (the same result), even for GRID */
         if (!indexed && ((error = mw_indexSize(w, w->largest, 0, &size)) != meshweld_Ok ||
-                         mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest, b.free))) {
+                         mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
+                                         mw_batchRoom(w, &b, b.free)))) {
             mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
             error = error ? error : meshweld_ErrorMemory;
             goto done;

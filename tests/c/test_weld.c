@@ -1424,6 +1424,44 @@ static void group_allocator(void)
 #undef LINE_WELD
     }
     b.fail_at = -1, b.only = 0;
+    /* heavy merging (r 3 times the spacing: the engine's pairs pass its budget, and nodes go one by
+     * one against the index of representatives): the index has room for the cells the points' box
+     * holds, not a cell per node (peaks of 66 and 97-110 bytes a point when it had), in a one-shot
+     * weld and in a welder's large batches; the remap is the kd-tree's */
+    for (int dim = 2; dim <= 3; ++dim) {
+        size_t h = 100000;
+        seed(77 + dim);
+        float* dense = make_uniform(h, dim, 1.0);
+        unsigned int* got = (unsigned int*)malloc(h * sizeof(unsigned int));
+        unsigned int* want = (unsigned int*)malloc(h * sizeof(unsigned int));
+        meshweld_Options grid = {dim, (float)(3.0 * pow(1.0 / (double)h, 1.0 / dim)), meshweld_MethodGrid, 1};
+        meshweld_Options tree = grid;
+        tree.method = meshweld_MethodKdtree;
+        meshweld_Trace t;
+        memset(&t, 0, sizeof(t));
+        t.phases = 5;
+        CHECK(meshweld_weld(want, dense, h, dim * sizeof(float), &tree, NULL) == 0 &&
+                  meshweld_trace(got, dense, h, dim * sizeof(float), &grid, &t, NULL) == 0 && !t.engine,
+              "heavy merging %dD: the weld runs the sequential search", dim);
+        b.peak = 0;
+        CHECK(meshweld_weld(got, dense, h, dim * sizeof(float), &grid, NULL) == 0 &&
+                  memcmp(got, want, h * sizeof(unsigned int)) == 0 && b.outstanding == 0,
+              "heavy merging %dD: the one-shot GRID weld differs from the kd-tree's", dim);
+        CHECK(b.peak <= 50 * h, "heavy merging %dD: the one-shot weld's peak is %.1f bytes a point", dim,
+              (double)b.peak / (double)h);
+        meshweld_Welder* w = meshweld_welderCreate(&grid, NULL);
+        b.peak = b.bytes;
+        size_t base = b.bytes;
+        CHECK(w && meshweld_welderAdd(w, got, dense, h / 2, dim * sizeof(float), NULL) == 0 &&
+                  meshweld_welderAdd(w, got + h / 2, dense + h / 2 * dim, h - h / 2, dim * sizeof(float), NULL) == 0 &&
+                  memcmp(got, want, h * sizeof(unsigned int)) == 0,
+              "heavy merging %dD: the welder differs from the kd-tree", dim);
+        CHECK(b.peak - base <= 88 * h, "heavy merging %dD: the welder's peak is %.1f bytes a point", dim,
+              (double)(b.peak - base) / (double)h);
+        meshweld_welderDestroy(w);
+        CHECK(b.outstanding == 0, "heavy merging %dD: %ld blocks leaked", dim, b.outstanding);
+        free(dense), free(got), free(want);
+    }
     free(line_expect);
     free(line);
     free(q);
