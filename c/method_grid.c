@@ -181,6 +181,95 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
     return total + (index->work - work);
 }
 
+/* A representative in its cell's run of the gridded search: its coordinates and its number. */
+typedef struct mw_Slot {
+    float xyz[3];
+    uint32_t rep;
+} mw_Slot;
+
+/* Step 3 for dense sets in a one-shot weld, where the box of the nodes holds no more cells of the
+ * narrowest size than there are nodes: node by node against the representatives made so far, as
+ * mw_weldSequential does (the same rule, so the same result), but with the cells in an array over
+ * the box and each cell's representatives in a run of their own, coordinates inline, in the order
+ * they were made (a cell's first that joins is its earliest). A cell has room for as many as it
+ * has nodes. The index's hash look-ups and its rings' loads from representatives stored in output
+ * order were most of the sequential search's time on lattices and heavy merging. Returns
+ * meshweld_Ok (node_out written, *steps the representatives compared), MW_DENSE when the box holds
+ * more cells than that, or meshweld_ErrorMemory (the welder unchanged either way). */
+static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* points, size_t stride, mw_Batch* b,
+                          size_t* steps)
+{
+    int dim = w->dim;
+    mw_DataCells cells;
+    mw_dataCellsSet(&cells, mw_dataCellsNarrowest(w->radius, w->largest), w->radius, w->largest);
+    /* the box's cells, and one more on each side for the neighbours its r-boxes touch */
+    int64_t base[3] = {0, 0, 0}, extent[3] = {1, 1, 1};
+    double total = 1.0;
+    for (int a = 0; a < dim; ++a) {
+        base[a] = mw_floor64((double)b->d.low[a] * cells.inverse) - 1;
+        double wide = (double)mw_floor64((double)b->d.high[a] * cells.inverse) - (double)base[a] + 2.0;
+        total *= wide;
+        if (!(total <= (double)b->free))
+            return MW_DENSE;
+        extent[a] = (int64_t)wide;
+    }
+    size_t count = (size_t)total, row = (size_t)extent[0], layer = row * (size_t)extent[1];
+    uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
+    uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
+    mw_Slot* slots = (mw_Slot*)mw_arenaAllocate(arena, b->free, sizeof(mw_Slot));
+    if (!start || !end || !slots)
+        return meshweld_ErrorMemory;
+#define MW_CELL_OF(f) ((size_t)((f)[2] - base[2]) * layer + (size_t)((f)[1] - base[1]) * row + (size_t)((f)[0] - base[0]))
+    memset(start, 0, (count + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < b->free; ++k) {
+        double p[3], s[3];
+        int64_t f[3];
+        int t[3];
+        mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), dim);
+        s[0] = p[0] * cells.inverse, s[1] = p[1] * cells.inverse, s[2] = p[2] * cells.inverse;
+        mw_dataCell(&cells, s, dim, f, t);
+        start[MW_CELL_OF(f) + 1]++;
+    }
+    for (size_t c = 0; c < count; ++c)
+        start[c + 1] += start[c];
+    memcpy(end, start, count * sizeof(uint32_t));
+    size_t compared = 0;
+    for (size_t k = 0; k < b->free; ++k) {
+        double p[3], s[3];
+        int64_t f[3];
+        int t[3];
+        mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), dim);
+        s[0] = p[0] * cells.inverse, s[1] = p[1] * cells.inverse, s[2] = p[2] * cells.inverse;
+        mw_dataCell(&cells, s, dim, f, t);
+        size_t home = MW_CELL_OF(f);
+        uint32_t best = MW_NONE;
+        for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
+            for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
+                for (int x = t[0] < 0 ? -1 : 0; x <= (t[0] > 0); ++x) {
+                    size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)layer + (ptrdiff_t)y * (ptrdiff_t)row + x);
+                    for (uint32_t j = start[c]; j < end[c]; ++j) {
+                        compared++;
+                        if (slots[j].rep >= best)
+                            break;
+                        if (mw_distance2(p, slots[j].xyz, dim) <= w->r2) {
+                            best = slots[j].rep;
+                            break;
+                        }
+                    }
+                }
+        if (best == MW_NONE) {
+            best = mw_repsAdd(&w->reps, p);
+            mw_Slot* slot = &slots[end[home]++];
+            memcpy(slot->xyz, &w->reps.xyz[(size_t)best * 3], sizeof(slot->xyz));
+            slot->rep = best;
+        }
+        b->node_out[b->free_node ? b->free_node[k] : k] = best;
+    }
+#undef MW_CELL_OF
+    *steps = compared;
+    return meshweld_Ok;
+}
+
 /* One try of the engine on a batch's free nodes (mw_engineTries). */
 typedef struct mw_WeldTry {
     uint32_t* owner;
@@ -343,14 +432,22 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     } else {
         /* a one-shot weld never searches cells that crowd for want of narrower ones that take
          * its coordinates: MW_COARSE hands it to the kd-tree (the same result), even for GRID */
-        if (!indexed && ((error = mw_indexSize(w, w->largest, 0, &size)) != meshweld_Ok ||
-                         mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
-                                         mw_batchRoom(w, &b, b.free)))) {
+        size_t steps = 0;
+        if (!indexed && (error = mw_indexSize(w, w->largest, 0, &size)) != meshweld_Ok) {
             mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
-            error = error ? error : meshweld_ErrorMemory;
             goto done;
         }
-        size_t steps = mw_weldSequential(w, points, stride, &b);
+        /* a one-shot weld whose box the narrowest cells can tile searches them in an array (its
+         * memory failing, the index can still serve) */
+        if (indexed || mw_weldGridded(w, &arena, points, stride, &b, &steps) != meshweld_Ok) {
+            if (!indexed && mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
+                                            mw_batchRoom(w, &b, b.free))) {
+                mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
+                error = meshweld_ErrorMemory;
+                goto done;
+            }
+            steps = mw_weldSequential(w, points, stride, &b);
+        }
         if (trace)
             trace->steps = steps;
     }

@@ -984,6 +984,44 @@ static void group_grid(void)
         free(remap);
         free(p);
     }
+    /* heavy merging, r several times the spacing: past the engine's pair budget, node by node
+     * (a one-shot weld in the cells of an array over the box, a welder against its index), on
+     * either side of 0 (cells below and above it), with -0 and +0 twins and an interleaved stride */
+    for (int dim = 2; dim <= 3; ++dim) {
+        size_t n = 8000;
+        seed(900 + dim);
+        float* p = (float*)malloc(n * 4 * sizeof(float));
+        for (size_t i = 0; i < n; ++i)
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = i % 7 == 3 ? -p[(i - 1) * dim + a] * 0.0f : (float)(2.0 * uniform() - 1.0);
+        double spacing = pow((dim == 3 ? 8.0 : 4.0) / (double)n, 1.0 / dim);
+        for (int k = 0; k < 2; ++k) {
+            float r = (float)((dim == 3 ? (k ? 8.0 : 3.0) : (k ? 12.0 : 4.0)) * spacing);
+            char name[96];
+            snprintf(name, sizeof(name), "heavy merging %dD, r %.3g", dim, r);
+            meshweld_Options o = {dim, r, meshweld_MethodGrid, 1};
+            meshweld_Trace t;
+            memset(&t, 0, sizeof(t));
+            t.phases = 5;
+            unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+            CHECK(meshweld_trace(remap, p, n, dim * sizeof(float), &o, &t, NULL) == 0 && !t.engine && t.steps > 0,
+                  "%s: the sequential search runs (engine %d, steps %zu)", name, t.engine, t.steps);
+            free(remap);
+            expect_naive(name, p, n, dim, r, meshweld_MethodGrid);
+            expect_naive(name, p, n, dim, r, meshweld_MethodAuto);
+            /* the same points with a fourth float between them */
+            float* wide = (float*)malloc(n * 4 * sizeof(float));
+            for (size_t i = 0; i < n; ++i) {
+                for (int a = 0; a < dim; ++a) wide[i * (dim + 1) + a] = p[i * dim + a];
+                wide[i * (dim + 1) + dim] = NAN;
+            }
+            Weld a = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodGrid, meshweld_StorePrecise);
+            Weld b = run(wide, n, (dim + 1) * sizeof(float), dim, r, meshweld_MethodGrid, meshweld_StorePrecise);
+            CHECK(a.unique == b.unique && memcmp(a.remap, b.remap, n * sizeof(unsigned)) == 0, "%s: stride changes the result", name);
+            free(a.remap), free(b.remap), free(wide);
+        }
+        free(p);
+    }
 }
 
 /* A one-shot GRID weld of p through the trace, checked against the precise kd-tree (every precise
@@ -1460,6 +1498,29 @@ static void group_allocator(void)
               (double)(b.peak - base) / (double)h);
         meshweld_welderDestroy(w);
         CHECK(b.outstanding == 0, "heavy merging %dD: %ld blocks leaked", dim, b.outstanding);
+        free(dense), free(got), free(want);
+    }
+    /* a one-shot weld's search in the cells of an array (heavy merging, 3,000 points at 3 times
+     * their spacing): each of its allocations failing in turn, alone and with every one after it,
+     * gives an error or the same result, and leaks nothing */
+    {
+        size_t h = 3000;
+        seed(81);
+        float* dense = make_uniform(h, 3, 1.0);
+        unsigned int* got = (unsigned int*)malloc(h * sizeof(unsigned int));
+        unsigned int* want = (unsigned int*)malloc(h * sizeof(unsigned int));
+        meshweld_Options grid = {3, (float)(3.0 * cbrt(1.0 / (double)h)), meshweld_MethodGrid, 1};
+        b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
+        CHECK(meshweld_weld(want, dense, h, 12, &grid, NULL) == 0 && b.outstanding == 0, "heavy merging: the weld leaks");
+        long calls = b.calls;
+        for (long k = 0; k < 2 * calls; ++k) {
+            b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
+            int e = meshweld_weld(got, dense, h, 12, &grid, NULL);
+            CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "heavy merging: allocation failure gave %d", e);
+            if (e == 0) CHECK(memcmp(got, want, h * sizeof(unsigned)) == 0, "heavy merging: result changed under allocation failures");
+            CHECK(b.outstanding == 0, "heavy merging: %ld blocks leaked when allocation %ld failed", b.outstanding, k / 2);
+        }
+        b.fail_at = -1, b.only = 0;
         free(dense), free(got), free(want);
     }
     free(line_expect);
