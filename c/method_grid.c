@@ -187,12 +187,13 @@ typedef struct mw_Slot {
     uint32_t rep;
 } mw_Slot;
 
-/* Step 3 for dense sets in a one-shot weld, where the box of the nodes holds no more cells of the
- * narrowest size than there are nodes: node by node against the representatives made so far, as
+/* Step 3 for dense sets, where the box of the batch holds no more cells of the narrowest size
+ * than there are free nodes: node by node against the representatives made so far, as
  * mw_weldSequential does (the same rule, so the same result), but with the cells in an array over
  * the box and each cell's representatives in a run of their own, coordinates inline, in the order
  * they were made (a cell's first that joins is its earliest). A cell has room for as many as it
- * has nodes. The index's hash look-ups and its rings' loads from representatives stored in output
+ * has nodes. The free nodes meet no earlier batch's representative within r (step 2), so only
+ * the batch's own are searched, as the engine does. The index's hash look-ups and its rings' loads from representatives stored in output
  * order were most of the sequential search's time on lattices and heavy merging. Returns
  * meshweld_Ok (node_out written, *steps the representatives compared), MW_DENSE when the box holds
  * more cells than that, or meshweld_ErrorMemory (the welder unchanged either way). */
@@ -437,9 +438,15 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
             goto done;
         }
-        /* a one-shot weld whose box the narrowest cells can tile searches them in an array (its
-         * memory failing, the index can still serve) */
-        if (indexed || mw_weldGridded(w, &arena, points, stride, &b, &steps) != meshweld_Ok) {
+        /* a batch whose box the narrowest cells can tile searches them in an array (its memory
+         * failing, the index can still serve), and a welder then indexes the representatives it
+         * made; a welder's small batches go to the index at once, as they allocate nothing */
+        size_t made = w->reps.count;
+        int gridded = (!indexed || b.free > MW_SMALL_BATCH) &&
+                      mw_weldGridded(w, &arena, points, stride, &b, &steps) == meshweld_Ok;
+        for (size_t q = made; gridded && indexed && q < w->reps.count; ++q)
+            mw_indexInsert(&w->index, &w->reps, w->dim, (uint32_t)q);
+        if (!gridded) {
             if (!indexed && mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
                                             mw_batchRoom(w, &b, b.free))) {
                 mw_exactForget(&w->exact, points, stride, w->dim, &b.d);

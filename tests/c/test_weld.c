@@ -1520,7 +1520,25 @@ static void group_allocator(void)
             if (e == 0) CHECK(memcmp(got, want, h * sizeof(unsigned)) == 0, "heavy merging: result changed under allocation failures");
             CHECK(b.outstanding == 0, "heavy merging: %ld blocks leaked when allocation %ld failed", b.outstanding, k / 2);
         }
+        /* a welder's large batch (the same search, then its representatives indexed): failing,
+         * it leaves the welder as it was; then the welder gives the one-shot result */
         b.fail_at = -1, b.only = 0;
+        for (long k = 0;; ++k) {
+            meshweld_Welder* w = meshweld_welderCreate(&grid, NULL);
+            b.calls = 0, b.fail_at = k;
+            int e = w ? meshweld_welderAdd(w, got, dense, h / 3, 12, NULL) : meshweld_ErrorMemory;
+            b.fail_at = -1;
+            CHECK(e == meshweld_Ok || (e == meshweld_ErrorMemory && meshweld_welderCount(w) == 0),
+                  "heavy merging: allocation %ld failing gave %d, and the welder changed", k, e);
+            CHECK((e == meshweld_Ok || meshweld_welderAdd(w, got, dense, h / 3, 12, NULL) == 0) &&
+                      meshweld_welderAdd(w, got + h / 3, dense + h / 3 * 3, h - h / 3, 12, NULL) == 0 &&
+                      memcmp(got, want, h * sizeof(unsigned)) == 0,
+                  "heavy merging: the welder differs from the one-shot weld after allocation %ld failed", k);
+            meshweld_welderDestroy(w);
+            CHECK(b.outstanding == 0, "heavy merging: the welder leaks %ld blocks", b.outstanding);
+            if (e == meshweld_Ok || k > 64)
+                break;
+        }
         free(dense), free(got), free(want);
     }
     free(line_expect);
