@@ -192,11 +192,12 @@ typedef struct mw_Slot {
  * mw_weldSequential does (the same rule, so the same result), but with the cells in an array over
  * the box and each cell's representatives in a run of their own, coordinates inline, in the order
  * they were made (a cell's first that joins is its earliest). A cell has room for as many as it
- * has nodes. The free nodes meet no earlier batch's representative within r (step 2), so only
- * the batch's own are searched, as the engine does. The index's hash look-ups and its rings' loads from representatives stored in output
- * order were most of the sequential search's time on lattices and heavy merging. Returns
- * meshweld_Ok (node_out written, *steps the representatives compared), MW_DENSE when the box holds
- * more cells than that, or meshweld_ErrorMemory (the welder unchanged either way). */
+ * has nodes. The free nodes meet no earlier batch's representative within r (step 2), so only the
+ * batch's own are searched, as the engine does. (The index's hash look-ups, and its rings' loads
+ * of representatives stored in output order, were most of the sequential search's time on
+ * lattices and heavy merging.) Returns meshweld_Ok (node_out written, *steps the representatives
+ * compared), MW_DENSE when the box holds more cells than that, or meshweld_ErrorMemory (the welder
+ * unchanged either way). */
 static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* points, size_t stride, mw_Batch* b,
                           size_t* steps)
 {
