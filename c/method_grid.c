@@ -9,7 +9,8 @@
  *   2. nodes query the representatives of earlier batches (all earlier than the batch): the
  *      earliest within r is their answer;
  *   3. the nodes that found none are welded among themselves by the spatial engine (engine.c),
- *      or, for dense clusters, one by one against the index of representatives;
+ *      or, for dense clusters, one by one: in an array of cells over the batch's box where it
+ *      holds few enough (mw_weldGridded), else against the index of representatives;
  *   4. outputs are numbered in node order, and a welder indexes its new representatives.
  * Non-finite coordinates are found in step 1, before anything changes. */
 #include "internal.h"
