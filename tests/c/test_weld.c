@@ -1022,6 +1022,39 @@ static void group_grid(void)
         }
         free(p);
     }
+    /* random dense sets, each past the engine's budget: boxes at random offsets (some far from 0,
+     * where the floats repeat), radii of 2.5 to 10 spacings, blobs denser than the rest, against
+     * NAIVE one-shot and in welder batches */
+    int sequential = 0;
+    for (int t = 0; t < 12; ++t) {
+        seed(950 + t);
+        int dim = 2 + t % 2;
+        size_t n = 20000;
+        double side = 0.5 + 4.0 * uniform();
+        double offsets[4] = {0.0, -0.5 * side, 1e3 * side, -3e5 * side};
+        double offset = offsets[t / 2 % 4];
+        float* p = (float*)malloc(n * dim * sizeof(float));
+        for (size_t i = 0; i < n; ++i) {
+            int blob = uniform() < 0.3;
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = (float)(offset + (blob ? 0.1 * side * uniform() : side * uniform()));
+        }
+        double spacing = side * pow(1.0 / (double)n, 1.0 / dim);
+        float r = (float)((2.5 + 7.5 * uniform()) * spacing);
+        char name[96];
+        snprintf(name, sizeof(name), "random dense set %d (%dD, offset %g, r %.3g)", t, dim, offset, r);
+        meshweld_Options o = {dim, r, meshweld_MethodGrid, 1};
+        meshweld_Trace tr;
+        memset(&tr, 0, sizeof(tr));
+        tr.phases = 5;
+        unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+        CHECK(meshweld_trace(remap, p, n, dim * sizeof(float), &o, &tr, NULL) == 0, "%s: trace", name);
+        sequential += !tr.engine; /* (far from 0 the floats repeat: fewer distinct points, the engine) */
+        free(remap);
+        expect_naive(name, p, n, dim, r, meshweld_MethodGrid);
+        free(p);
+    }
+    CHECK(sequential >= 8, "random dense sets: %d of 12 went point by point", sequential);
 }
 
 /* A one-shot GRID weld of p through the trace, checked against the precise kd-tree (every precise
