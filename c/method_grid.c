@@ -188,6 +188,26 @@ typedef struct mw_Slot {
     uint32_t rep;
 } mw_Slot;
 
+/* The cells of the gridded search: an array over the batch's box (base: the lowest cell's
+ * coordinates; row and layer: the cells in a row and in a layer). Loads free node k into p and
+ * returns its cell's index, with the neighbours its r-box touches in t (mw_dataCell). */
+typedef struct mw_CellArray {
+    mw_DataCells cells;
+    int64_t base[3];
+    size_t row, layer;
+} mw_CellArray;
+
+MW_INLINE size_t mw_cellArrayNode(const mw_CellArray* g, const float* points, size_t stride, const mw_Batch* b,
+                                      size_t k, int dim, double p[3], int t[3])
+{
+    double s[3];
+    int64_t f[3];
+    mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), dim);
+    s[0] = p[0] * g->cells.inverse, s[1] = p[1] * g->cells.inverse, s[2] = p[2] * g->cells.inverse;
+    mw_dataCell(&g->cells, s, dim, f, t);
+    return (size_t)(f[2] - g->base[2]) * g->layer + (size_t)(f[1] - g->base[1]) * g->row + (size_t)(f[0] - g->base[0]);
+}
+
 /* Step 3 for dense sets, where the box of the batch holds no more cells of the narrowest size
  * than there are free nodes: node by node against the representatives made so far, as
  * mw_weldSequential does (the same rule, so the same result), but with the cells in an array over
@@ -203,53 +223,46 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
                           size_t* steps)
 {
     int dim = w->dim;
-    mw_DataCells cells;
-    mw_dataCellsSet(&cells, mw_dataCellsNarrowest(w->radius, w->largest), w->radius, w->largest);
+    mw_CellArray g;
+    mw_dataCellsSet(&g.cells, mw_dataCellsNarrowest(w->radius, w->largest), w->radius, w->largest);
     /* the box's cells, and one more on each side for the neighbours its r-boxes touch */
-    int64_t base[3] = {0, 0, 0}, extent[3] = {1, 1, 1};
+    int64_t extent[3] = {1, 1, 1};
     double total = 1.0;
+    g.base[2] = 0;
     for (int a = 0; a < dim; ++a) {
-        base[a] = mw_floor64((double)b->d.low[a] * cells.inverse) - 1;
-        double wide = (double)mw_floor64((double)b->d.high[a] * cells.inverse) - (double)base[a] + 2.0;
+        g.base[a] = mw_floor64((double)b->d.low[a] * g.cells.inverse) - 1;
+        double wide = (double)mw_floor64((double)b->d.high[a] * g.cells.inverse) - (double)g.base[a] + 2.0;
         total *= wide;
         if (!(total <= (double)b->free))
             return MW_DENSE;
         extent[a] = (int64_t)wide;
     }
-    size_t count = (size_t)total, row = (size_t)extent[0], layer = row * (size_t)extent[1];
+    size_t count = (size_t)total;
+    g.row = (size_t)extent[0], g.layer = g.row * (size_t)extent[1];
     uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
     uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
     mw_Slot* slots = (mw_Slot*)mw_arenaAllocate(arena, b->free, sizeof(mw_Slot));
     if (!start || !end || !slots)
         return meshweld_ErrorMemory;
-#define MW_CELL_OF(f) ((size_t)((f)[2] - base[2]) * layer + (size_t)((f)[1] - base[1]) * row + (size_t)((f)[0] - base[0]))
     memset(start, 0, (count + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < b->free; ++k) {
-        double p[3], s[3];
-        int64_t f[3];
+        double p[3];
         int t[3];
-        mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), dim);
-        s[0] = p[0] * cells.inverse, s[1] = p[1] * cells.inverse, s[2] = p[2] * cells.inverse;
-        mw_dataCell(&cells, s, dim, f, t);
-        start[MW_CELL_OF(f) + 1]++;
+        start[mw_cellArrayNode(&g, points, stride, b, k, dim, p, t) + 1]++;
     }
     for (size_t c = 0; c < count; ++c)
         start[c + 1] += start[c];
     memcpy(end, start, count * sizeof(uint32_t));
     size_t compared = 0;
     for (size_t k = 0; k < b->free; ++k) {
-        double p[3], s[3];
-        int64_t f[3];
+        double p[3];
         int t[3];
-        mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), dim);
-        s[0] = p[0] * cells.inverse, s[1] = p[1] * cells.inverse, s[2] = p[2] * cells.inverse;
-        mw_dataCell(&cells, s, dim, f, t);
-        size_t home = MW_CELL_OF(f);
+        size_t home = mw_cellArrayNode(&g, points, stride, b, k, dim, p, t);
         uint32_t best = MW_NONE;
         for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
             for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
                 for (int x = t[0] < 0 ? -1 : 0; x <= (t[0] > 0); ++x) {
-                    size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)layer + (ptrdiff_t)y * (ptrdiff_t)row + x);
+                    size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)g.layer + (ptrdiff_t)y * (ptrdiff_t)g.row + x);
                     for (uint32_t j = start[c]; j < end[c]; ++j) {
                         compared++;
                         if (slots[j].rep >= best)
@@ -268,7 +281,6 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
         }
         b->node_out[b->free_node ? b->free_node[k] : k] = best;
     }
-#undef MW_CELL_OF
     *steps = compared;
     return meshweld_Ok;
 }
