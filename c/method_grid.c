@@ -189,16 +189,17 @@ typedef struct mw_Slot {
 } mw_Slot;
 
 /* The cells of the gridded search: an array over the batch's box (base: the lowest cell's
- * coordinates; row and layer: the cells in a row and in a layer). Loads free node k into p and
- * returns its cell's index, with the neighbours its r-box touches in t (mw_dataCell). */
+ * coordinates; row and layer: the cells in a row and in a layer). */
 typedef struct mw_CellArray {
     mw_DataCells cells;
     int64_t base[3];
     size_t row, layer;
 } mw_CellArray;
 
+/* Loads free node k into p and returns its cell's index, with the neighbours its r-box touches in
+ * t (mw_dataCell). */
 MW_INLINE size_t mw_cellArrayNode(const mw_CellArray* g, const float* points, size_t stride, const mw_Batch* b,
-                                      size_t k, int dim, double p[3], int t[3])
+                                  size_t k, int dim, double p[3], int t[3])
 {
     double s[3];
     int64_t f[3];

@@ -985,7 +985,8 @@ static void group_grid(void)
         free(p);
     }
     /* heavy merging, r several times the spacing: past the engine's pair budget, node by node
-     * (a one-shot weld in the cells of an array over the box, a welder against its index), on
+     * (a one-shot weld and a welder's large batches in the cells of an array over the box, a
+     * welder's small batches against its index), on
      * either side of 0 (cells below and above it), with -0 and +0 twins and an interleaved stride */
     for (int dim = 2; dim <= 3; ++dim) {
         size_t n = 8000;
@@ -1496,9 +1497,10 @@ static void group_allocator(void)
     }
     b.fail_at = -1, b.only = 0;
     /* heavy merging (r 3 times the spacing: the engine's pairs pass its budget, and nodes go one by
-     * one against the index of representatives): the index has room for the cells the points' box
-     * holds, not a cell per node (peaks of 66 and 97-110 bytes a point when it had), in a one-shot
-     * weld and in a welder's large batches; the remap is the kd-tree's */
+     * one, in the cells of an array over the box): its scratch, and the welder's index of
+     * representatives, stay within the cells the points' box holds, not a cell per node (peaks of
+     * 66 and 97-110 bytes a point when the index had that room), in a one-shot weld and in a
+     * welder's batches; the remap is the kd-tree's */
     for (int dim = 2; dim <= 3; ++dim) {
         size_t h = 100000;
         seed(77 + dim);
