@@ -105,6 +105,20 @@ static double cell_distance(int method, int dim, const double s[3], const int* k
     return d;
 }
 
+/* How far the point (in cell units) lies from the origin in its method's keys: the hexagons' keys
+ * are coordinates along the lattice's skewed axes, and BCC's count half cells. */
+static double key_far(int method, int dim, const double s[3])
+{
+    double far = 0;
+    if (method == meshweld_MethodHex) {
+        double j = s[1] / 0.8660254037844386, i = s[0] - 0.5 * j;
+        return fabs(i) > fabs(j) ? fabs(i) : fabs(j);
+    }
+    for (int a = 0; a < dim; ++a)
+        far = fabs(s[a]) > far ? fabs(s[a]) : far;
+    return method == meshweld_MethodBcc ? 2 * far : far;
+}
+
 static void fuzz_cells(Fz* f)
 {
     int dim = fz_dim(fz_u8(f));
@@ -164,7 +178,10 @@ static void fuzz_cells(Fz* f)
                 count_prev = -1;
                 continue;
             }
-            FZ_ASSERT(far < 2147483648.0, "point %g cells from the origin has cells (%d)", far, count);
+            /* keys that fit int: the point lies within a cell or two of them, not past int's range */
+            double key = key_far(resolved, d, s);
+            FZ_ASSERT(key < 2147483648.0 + 2.0, "point %g cells (%g in keys) from the origin has cells (%d)", far, key,
+                      count);
             FZ_ASSERT(count == meshweld_lookups(resolved, d), "%s dim %d: %d cells", meshweld_methodName(resolved), d, count);
             for (int k = 0; k < count; ++k) {
                 if (d == 2)
@@ -179,7 +196,10 @@ static void fuzz_cells(Fz* f)
             if (resolved == meshweld_MethodGridR || resolved == meshweld_MethodGrid2R)
                 FZ_ASSERT(own <= 0.5 + tol, "%s: point %zu is %.17g cells from its store cell", meshweld_methodName(resolved),
                           i, own);
-            else if (resolved == meshweld_MethodBcc) {
+            else if (resolved == meshweld_MethodHex) /* within the hexagon: 1 / sqrt(3) of the unit lattice */
+                FZ_ASSERT(own <= 1.0 / 3.0 + 4 * tol, "hex: point %zu is %.17g (squared) from its store cell", i, own);
+            else if (resolved == meshweld_MethodBcc) { /* within the truncated octahedron: sqrt(5) / 4 of the cube */
+                FZ_ASSERT(own <= 5.0 / 16.0 + 4 * tol, "bcc: point %zu is %.17g (squared) from its store cell", i, own);
                 int even = keys[0] & 1;
                 FZ_ASSERT((keys[1] & 1) == even && (keys[2] & 1) == even, "BCC store key of mixed parity");
             }

@@ -1,6 +1,8 @@
 // Writes the seed corpus of the fuzz targets, tests/fuzz/corpus/<target>/, in the byte format each
 // target reads (see tests/fuzz/fuzz.h, fz_points, and the comment at the top of each target).
 // Deterministic: the same files on every run. `node tests/fuzz/make-corpus.mjs`
+// Inputs a fuzzer found and that are kept as regressions are named found-*: they are left as they
+// are.
 //
 // The seeds are what a fuzzer would take long to build from nothing: a few hundred points of
 // uniform data, lattices on cell boundaries, exact duplicates with -0 and +0, pairs exactly r
@@ -349,13 +351,22 @@ for (const dim of [2, 3]) {
   corpora.weld.push([`far-clusters-${dim}d`, b]);
 }
 
+// cells of points billions of cells from the origin, with r = 1e-7: the hexagons' skewed keys
+// still fit int past 2^31 cells along x, BCC's half-cell keys stop fitting at 2^30
+for (const dim of [2, 3]) {
+  const b = new Bytes(dim).u8(1).u8(dim === 2 ? 1 : 7).u8(RADIUS[1e-7]).u8(0);
+  b.raw([785.06665, 515.058777, 0].slice(0, dim));
+  for (const v of [100, 300, 500, 700, 745, 760, 800, 1000, 1600, 3000]) b.raw([v, v * 0.656, v * 0.5].slice(0, dim));
+  corpora.query.push([`cells-far-${dim}d`, b]);
+}
+
 // the engine's target reads the weld target's bytes: the same seeds
 corpora.engine = corpora.weld;
 
 for (const [target, seeds] of Object.entries(corpora)) {
   const dir = join(here, 'corpus', target);
   mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir)) rmSync(join(dir, old));
+  for (const old of readdirSync(dir)) if (!old.startsWith('found-')) rmSync(join(dir, old));
   for (const [name, b] of seeds) writeFileSync(join(dir, name), Uint8Array.from(b.bytes));
   const bytes = seeds.reduce((s, [, b]) => s + b.bytes.length, 0);
   console.log(`${target}: ${seeds.length} seeds, ${bytes} bytes`);
