@@ -70,6 +70,9 @@ static void fuzz_pairs(Fz* f)
     free(g.pts);
 }
 
+/* The hexagons' lattice: point (i, j) at (i + j / 2, j HEX_ROW) in cell units. */
+#define HEX_ROW 0.8660254037844386 /* sqrt(3) / 2 */
+
 /* The centre of a cell in cell units of its method (see meshweld_cells in meshweld.h). */
 static void centre(int method, const int* key, double c[3])
 {
@@ -79,7 +82,7 @@ static void centre(int method, const int* key, double c[3])
             c[a] = key[a] + 0.5;
         break;
     case meshweld_MethodHex:
-        c[0] = key[0] + 0.5 * key[1], c[1] = key[1] * 0.8660254037844386, c[2] = 0;
+        c[0] = key[0] + 0.5 * key[1], c[1] = key[1] * HEX_ROW, c[2] = 0;
         break;
     case meshweld_MethodBcc:
         for (int a = 0; a < 3; ++a)
@@ -109,11 +112,11 @@ static double cell_distance(int method, int dim, const double s[3], const int* k
  * are coordinates along the lattice's skewed axes, and BCC's count half cells. */
 static double key_far(int method, int dim, const double s[3])
 {
-    double far = 0;
-    if (method == meshweld_MethodHex) {
-        double j = s[1] / 0.8660254037844386, i = s[0] - 0.5 * j;
+    if (method == meshweld_MethodHex) { /* centre()'s lattice, inverted */
+        double j = s[1] / HEX_ROW, i = s[0] - 0.5 * j;
         return fabs(i) > fabs(j) ? fabs(i) : fabs(j);
     }
+    double far = 0;
     for (int a = 0; a < dim; ++a)
         far = fabs(s[a]) > far ? fabs(s[a]) : far;
     return method == meshweld_MethodBcc ? 2 * far : far;
