@@ -2,16 +2,24 @@
  * within r) where a representative must also match every attribute within its tolerance
  * (mw_match: a non-finite value matches only its own bits).
  *
- * First every distinct position gets a number (the exact pass), and the positions within r of
- * each other are found by one of two searches, which give the same remap:
- *   engine  the graph of the distinct positions within r of each other (engine.c);
- *   kdtree  a kd-tree over the distinct positions (asked for, coordinates too far out for cells,
- *           or clusters too dense for the engine).
- * Then every vertex takes one step of the rule: the earliest representative ringed at its position
- * or at a position within r of it that matches (mw_ringEarliest, reps.c), else it becomes one. A
- * position with no other within r (every one at radius 0) holds vertices that meet only each
- * other: they take their steps together, one position at a time, so that its vertices and
- * representatives stay in the cache; the rest take theirs in vertex order. */
+ * First every distinct position gets a number (the exact pass), and a vertex's candidates are
+ * found by one of three searches, which give the same remap:
+ *   engine  the graph of the distinct positions within r of each other (engine.c): the
+ *           representatives ringed at the vertex's position and at those within r of it;
+ *   joint   where the graph's pairs pass the engine's budget (a dense cluster): the
+ *           representatives in cells of position and of attribute values (mw_jointEarliest);
+ *   kdtree  a kd-tree over the distinct positions (asked for, or coordinates too far out for
+ *           cells): the representatives ringed at the positions within r.
+ * Then every vertex takes one step of the rule: the earliest of its candidates that joins
+ * (mw_ringEarliest, reps.c), else it becomes one. A position with no other within r (every one at
+ * radius 0) and a few vertices holds vertices that meet only each other: they take their steps
+ * together, one position at a time, so that its vertices and representatives stay in the cache;
+ * the rest take theirs in vertex order.
+ *
+ * A position where many representatives sit that the attributes keep apart (a pole where a
+ * thousand triangles meet, each corner with its own uv) would cost each vertex there a step per
+ * representative: past MW_SPLIT_AT of them its ring is split into cells of the attributes' values
+ * (mw_Split), and a vertex searches only the cells its values reach. */
 #include "internal.h"
 
 #include <math.h>
@@ -36,9 +44,154 @@ static int mw_checkAttributes(const meshweld_Attribute* attributes, size_t attri
     return meshweld_Ok;
 }
 
+/* Cells of attribute values, where representatives that the attributes keep apart crowd: at one
+ * position (a pole where a thousand triangles meet, each corner with its own uv), or at thousands
+ * of positions within r of each other. An axis is one component of a compared attribute: the values
+ * of a matching pair differ by at most the attribute's tolerance there (every component's square is
+ * at most the sum's), so a vertex finds its matches in the cells that [x - tolerance, x + tolerance]
+ * touches, one or two of cells two tolerances wide (and a little more, for the rounding of the
+ * match's squares and of the products here). A value that a cell number cannot hold matches only
+ * its equals (mw_match): a non-finite one, any at tolerance 0, and one whose float spacing is above
+ * 2^7 tolerances (from 2^30 cells out); its cell is its bits (-0 as +0), and it touches no other.
+ * A vertex's cells on the axes are folded into one word, numbers and bits alike: a collision only
+ * adds candidates, and every candidate takes the whole test (mw_repsJoins). */
+#define MW_AXES 3
+
+typedef struct mw_Axis {
+    const meshweld_Attribute* attribute;
+    int component;
+    double inverse, margin; /* cells per unit (0 at tolerance 0), and the tolerance with its slack */
+} mw_Axis;
+
+typedef struct mw_Valued {
+    mw_Axis axis[MW_AXES];
+    int axes; /* 0: nothing to split by (no attribute compared) */
+} mw_Valued;
+
+/* A vertex's cells of values, each folded into a word (mw_valuedWord): its own, and the 1 to 8
+ * that its values' reach touches. */
+typedef struct mw_Touch {
+    uint32_t own;
+    uint32_t word[1 << MW_AXES];
+    int count;
+} mw_Touch;
+
+/* The axes: the first component of each of the first three attributes, then their second ones,
+ * then their third (normals and uvs alike are split on all their values, up to three). */
+static void mw_valuedAxes(mw_Valued* valued, const mw_Match* match)
+{
+    valued->axes = 0;
+    for (int component = 0; component < MW_AXES; ++component)
+        for (size_t k = 0; k < match->count && valued->axes < MW_AXES; ++k) {
+            const meshweld_Attribute* t = &match->attributes[k];
+            if (component >= t->size)
+                continue;
+            mw_Axis* a = &valued->axis[valued->axes++];
+            a->attribute = t;
+            a->component = component;
+            a->margin = (double)t->tolerance * 1.001;
+            a->inverse = t->tolerance > 0.0f ? 1.0 / (2.0 * a->margin) : 0.0;
+        }
+}
+
+static uint32_t mw_valuedWord(const uint32_t cell[MW_AXES])
+{
+    return cell[0] * MW_K0 + cell[1] * MW_K1 + cell[2] * MW_K2;
+}
+
+static void mw_valuedTouch(const mw_Valued* valued, size_t v, mw_Touch* touch)
+{
+    uint32_t own[MW_AXES] = {0, 0, 0}, first[MW_AXES] = {0, 0, 0}, last[MW_AXES] = {0, 0, 0};
+    for (int j = 0; j < valued->axes; ++j) {
+        const mw_Axis* a = &valued->axis[j];
+        float x = mw_point(a->attribute->data, a->attribute->stride, v)[a->component] + 0.0f; /* -0 as +0 */
+        double q = (double)x * a->inverse;
+        if (a->inverse > 0.0 && fabs(q) < 0x1p30) { /* (false for NaN) */
+            own[j] = (uint32_t)mw_floor(q);
+            first[j] = (uint32_t)mw_floor(((double)x - a->margin) * a->inverse);
+            last[j] = (uint32_t)mw_floor(((double)x + a->margin) * a->inverse);
+        } else {
+            memcpy(&own[j], &x, sizeof(x));
+            first[j] = last[j] = own[j];
+        }
+    }
+    touch->own = mw_valuedWord(own);
+    touch->count = 0;
+    uint32_t c[MW_AXES];
+    for (c[2] = first[2];; ++c[2]) {
+        for (c[1] = first[1];; ++c[1]) {
+            for (c[0] = first[0];; ++c[0]) {
+                touch->word[touch->count++] = mw_valuedWord(c);
+                if (c[0] == last[0])
+                    break;
+            }
+            if (c[1] == last[1])
+                break;
+        }
+        if (c[2] == last[2])
+            break;
+    }
+}
+
+/* A position split by values: past MW_SPLIT_AT representatives its ring becomes the rings of its
+ * cells of values, (position, the cells' word, 0) -> the newest representative there. */
+#define MW_SPLIT_AT 48
+#define MW_SPLIT 255 /* mw_Split.size: the position's ring is split */
+
+typedef struct mw_Split {
+    mw_Valued valued;
+    unsigned char* size; /* position -> its representatives while below MW_SPLIT_AT, then MW_SPLIT */
+    mw_Table cells;
+} mw_Split;
+
+/* Representative rep (newer than every other there) joins the ring of key. */
+static int mw_cellLink(mw_Table* cells, mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, uint32_t rep)
+{
+    if (mw_tableReserve(cells, cells->count + 1) != meshweld_Ok)
+        return meshweld_ErrorMemory;
+    mw_Entry* e = mw_tableFind(cells, a, b, c);
+    if (e->value == MW_NONE) {
+        e->key[0] = a, e->key[1] = b, e->key[2] = c;
+        cells->count++;
+    }
+    mw_ringLink(reps, &e->value, rep);
+    return meshweld_Ok;
+}
+
+/* q->best lowered over the ring of key. */
+static void mw_cellEarliest(const mw_Table* cells, const mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, mw_Query* q)
+{
+    if (cells->count == 0)
+        return;
+    const mw_Entry* e = mw_tableFind(cells, a, b, c);
+    if (e->value != MW_NONE)
+        mw_ringEarliest(reps, e->value, q);
+}
+
+static int mw_splitLink(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t rep)
+{
+    mw_Touch t;
+    mw_valuedTouch(&split->valued, rep, &t);
+    return mw_cellLink(&split->cells, reps, k, t.own, 0, rep);
+}
+
+/* Position k's ring, oldest first, into the rings of its cells (each then in order too). */
+static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t newest)
+{
+    uint32_t r = reps->next[newest];
+    for (;;) {
+        uint32_t after = reps->next[r]; /* before r's link is rewritten */
+        if (mw_splitLink(split, reps, k, r) != meshweld_Ok)
+            return meshweld_ErrorMemory;
+        if (r == newest)
+            return meshweld_Ok;
+        r = after;
+    }
+}
+
 /* The walk: each position keeps a ring of its representatives (reps.c), and a vertex's step lowers
  * query.best over the rings of its position and of the positions within r of it (the graph's
- * neighbours, or the kd-tree's). */
+ * neighbours, or the kd-tree's); a split position's ring is the rings of its cells. */
 typedef struct mw_Walk {
     mw_Reps reps;          /* the vertices (representative q is vertex q): coordinates and rings */
     uint32_t* head;        /* distinct position -> the newest representative there */
@@ -50,13 +203,61 @@ typedef struct mw_Walk {
     size_t stride;
     int dim;
     double r2;
+    mw_Split split;
+    mw_Touch touch; /* the vertex's cells of values, once a split position is visited */
+    int touched;
+    mw_DataCells joint; /* inverse 0: the positions' search (above), else the joint cells */
+    int error;
 } mw_Walk;
 
 static void mw_walkVisit(void* context, uint32_t position)
 {
     mw_Walk* w = (mw_Walk*)context;
-    if (w->head[position] != MW_NONE)
-        mw_ringEarliest(&w->reps, w->head[position], &w->query);
+    if (w->split.size[position] != MW_SPLIT) {
+        if (w->head[position] != MW_NONE)
+            mw_ringEarliest(&w->reps, w->head[position], &w->query);
+        return;
+    }
+    if (!w->touched)
+        mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
+    for (int j = 0; j < w->touch.count; ++j)
+        mw_cellEarliest(&w->split.cells, &w->reps, position, w->touch.word[j], 0, &w->query);
+}
+
+/* Where positions crowd (the engine's pairs pass its budget), the representatives themselves in
+ * cells of positions (mw_DataCells, 2r wide: one or two an axis) and of values, keyed by the
+ * position cell's low words with the values' word added to the last (a collision only adds
+ * candidates): a vertex's search then meets the representatives near it in both, not every
+ * position within r of it, which in a dense cluster are all of them. The search looks in the
+ * cells that the vertex's r-box and its values' reach touch. */
+static void mw_jointEarliest(mw_Walk* w, const double p[3])
+{
+    double s[3] = {p[0] * w->joint.inverse, p[1] * w->joint.inverse, p[2] * w->joint.inverse};
+    int64_t f[3];
+    int touch[3];
+    mw_dataCell(&w->joint, s, w->dim, f, touch);
+    mw_Touch t;
+    mw_valuedTouch(&w->split.valued, w->query.vertex, &t);
+    int64_t z0 = f[2] + (touch[2] < 0 ? -1 : 0), z1 = f[2] + (touch[2] > 0);
+    int64_t y0 = f[1] + (touch[1] < 0 ? -1 : 0), y1 = f[1] + (touch[1] > 0);
+    int64_t x0 = f[0] + (touch[0] < 0 ? -1 : 0), x1 = f[0] + (touch[0] > 0);
+    for (int64_t z = z0; z <= z1; ++z)
+        for (int64_t y = y0; y <= y1; ++y)
+            for (int64_t x = x0; x <= x1; ++x)
+                for (int k = 0; k < t.count; ++k)
+                    mw_cellEarliest(&w->split.cells, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + t.word[k], &w->query);
+}
+
+/* Representative rep at p joins its joint cell. */
+static int mw_jointLink(mw_Walk* w, const double p[3], uint32_t rep)
+{
+    double s[3] = {p[0] * w->joint.inverse, p[1] * w->joint.inverse, p[2] * w->joint.inverse};
+    int64_t f[3];
+    int touch[3];
+    mw_dataCell(&w->joint, s, w->dim, f, touch);
+    mw_Touch t;
+    mw_valuedTouch(&w->split.valued, rep, &t);
+    return mw_cellLink(&w->split.cells, &w->reps, (uint32_t)f[0], (uint32_t)f[1], (uint32_t)f[2] + t.own, rep);
 }
 
 /* Vertex i, at position k (which has others within r), takes the earliest representative within r
@@ -67,19 +268,37 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     double p[3];
     mw_load(p, src, w->dim);
     w->query = mw_query(p, w->dim, w->r2, w->match, i);
-    mw_walkVisit(w, k);
-    if (w->graph->first)
-        for (uint32_t e = w->graph->first[k]; e < w->graph->first[k + 1]; ++e)
-            mw_walkVisit(w, w->graph->neighbour[e]);
-    else if (w->tree)
-        mw_kdVisit(w->tree, p, w->r2, mw_walkVisit, w);
+    w->touched = 0;
+    int joint = w->joint.inverse > 0.0;
+    if (joint) {
+        mw_jointEarliest(w, p);
+    } else {
+        mw_walkVisit(w, k);
+        if (w->graph->first)
+            for (uint32_t e = w->graph->first[k]; e < w->graph->first[k + 1]; ++e)
+                mw_walkVisit(w, w->graph->neighbour[e]);
+        else if (w->tree)
+            mw_kdVisit(w->tree, p, w->r2, mw_walkVisit, w);
+    }
     if (w->query.best != MW_NONE)
         return w->query.best;
     /* a new representative: its coordinates, for the searches of the vertices after it */
     w->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
     w->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
     w->reps.xyz[(size_t)i * 3 + 2] = w->dim == 3 ? src[2] + 0.0f : 0.0f;
+    unsigned char* size = joint ? NULL : &w->split.size[k];
+    if (joint || *size == MW_SPLIT) {
+        if ((joint ? mw_jointLink(w, p, i) : mw_splitLink(&w->split, &w->reps, k, i)) != meshweld_Ok)
+            w->error = meshweld_ErrorMemory;
+        return i;
+    }
     mw_ringLink(&w->reps, &w->head[k], i);
+    if (w->split.valued.axes > 0 && ++*size == MW_SPLIT_AT) {
+        *size = MW_SPLIT;
+        if (mw_splitRing(&w->split, &w->reps, k, w->head[k]) != meshweld_Ok)
+            w->error = meshweld_ErrorMemory;
+        w->head[k] = MW_NONE;
+    }
     return i;
 }
 
@@ -117,6 +336,8 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     mw_Arena arena = {{0}, 0};
     mw_Table exact = {0};
     mw_Kdtree tree = {0};
+    mw_Walk w; /* (its split's table freed on every path out) */
+    memset(&w, 0, sizeof(w));
     uint32_t* position = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* vertex -> its position */
     uint32_t* position_point = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* position -> its first vertex */
     uint32_t* owner = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t)); /* vertex -> its representative */
@@ -142,8 +363,11 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             position[i] = (uint32_t)i;
 
     mw_Match match = {attributes, attribute_count};
-    /* the search: the graph of positions within r, else a kd-tree over them (radius > 0) */
+    /* the search: the graph of positions within r; where its pairs pass the engine's budget, the
+     * representatives' joint cells; else (asked, or coordinates too far out for cells) a kd-tree
+     * over the positions (radius > 0) */
     mw_Graph graph = {NULL, NULL};
+    int joint = 0;
     if (o.radius > 0 && o.method != meshweld_MethodKdtree) {
         double size = mw_dataCellSize(points, stride, o.dim, position_point, distinct, o.radius);
         if (mw_dataCellsHold(d.extent, size)) { /* (else the kd-tree, which takes any coordinate) */
@@ -153,10 +377,11 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             error = mw_engineTries(mw_graphTry, &graph_try, &list, &size, o.radius, d.extent);
             if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
                 goto done;
+            joint = error != meshweld_Ok;
             error = meshweld_ErrorMemory;
         }
     }
-    if (o.radius > 0 && !graph.first) {
+    if (o.radius > 0 && !graph.first && !joint) {
         if (mw_kdAllocate(&tree, distinct, o.dim))
             goto done;
         for (uint32_t k = 0; k < distinct; ++k) {
@@ -206,6 +431,8 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     mw_Reps alone = {NULL, NULL, list, 0, 0}; /* representative r is vertex list[r] */
     static const double here[3] = {0.0, 0.0, 0.0};
     for (uint32_t k = 0; k < distinct; ++k) {
+        if (!walked[k] && match.count > 0 && start[k + 1] - start[k] > MW_SPLIT_AT)
+            walked[k] = 1, walking++; /* the walk, where a crowd of representatives is split */
         uint32_t from = start[k], to = from;
         for (uint32_t j = from; !walked[k] && j < start[k + 1]; ++j) {
             uint32_t i = order[j];
@@ -216,23 +443,32 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     }
 
     /* the walk's state: every vertex at a walked position may become a representative */
-    mw_Walk w;
-    memset(&w, 0, sizeof(w));
     w.reps.count = w.reps.capacity = count;
-    w.match = &match, w.graph = &graph, w.tree = o.radius > 0 && !graph.first ? &tree : NULL;
+    w.match = &match, w.graph = &graph, w.tree = o.radius > 0 && !graph.first && !joint ? &tree : NULL;
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
+    mw_valuedAxes(&w.split.valued, &match);
+    if (joint)
+        mw_dataCellsSet(&w.joint, mw_dataCellsNarrowest(o.radius, d.extent), o.radius, d.extent);
     if (walking > 0) {
         w.reps.next = list; /* free again: the positions alone are done */
-        w.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
         w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
-        if (!w.head || !w.reps.xyz)
+        if (!w.reps.xyz)
+            goto done;
+    }
+    if (walking > 0 && !joint) {
+        w.head = (uint32_t*)mw_arenaAllocate(&arena, distinct, sizeof(uint32_t));
+        w.split.size = (unsigned char*)mw_arenaAllocate(&arena, distinct, 1);
+        if (!w.head || !w.split.size)
             goto done;
         for (uint32_t k = 0; k < distinct; ++k)
             w.head[k] = MW_NONE;
+        memset(w.split.size, 0, distinct);
     }
-    for (size_t i = 0; walking > 0 && i < count; ++i)
+    for (size_t i = 0; walking > 0 && i < count && !w.error; ++i)
         if (walked[position[i]])
             owner[i] = mw_walkStep(&w, (uint32_t)i, position[i]);
+    if (w.error)
+        goto done;
 
     /* outputs in order of first appearance: a representative is earlier than what it takes (and
      * the first input of its output) */
@@ -250,6 +486,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     error = meshweld_Ok;
 done:
     mw_tableFree(&exact);
+    mw_tableFree(&w.split.cells);
     mw_kdFree(&tree);
     mw_arenaFree(&arena);
     return error;

@@ -203,10 +203,12 @@ typedef struct meshweld_Attribute {
  * is dense. Radius 0 and tolerance 0 mean equal values only.
  * A non-finite attribute value matches only its own bits (a NaN normal neither fails the weld nor
  * merges with anything but an identical vertex). options are checked as for meshweld_weld; it finds
- * the positions within r of each other with GRID's spatial engine (info->method = GRID), or with a
- * kd-tree (KDTREE) when options->method is meshweld_MethodKdtree, when coordinates lie too far out
- * for cells, or for clusters too dense for the engine, and compares attributes only there; radius
- * 0 compares the vertices at the same position (NAIVE). All give the same remap.
+ * the positions within r of each other with GRID's spatial engine (info->method = GRID), and
+ * compares attributes only there; in clusters too dense for the engine it searches the
+ * representatives in cells of position and attribute values (GRID); with a kd-tree (KDTREE) when
+ * options->method is meshweld_MethodKdtree or coordinates lie too far out for cells; radius 0
+ * compares the vertices at the same position (NAIVE). All give the same remap, and many vertices at
+ * one position or in one cluster that the attributes keep apart cost about as much as any others.
  *
  * remap must contain enough space for count elements; attributes holds attribute_count entries,
  * each with count vertices.

@@ -711,9 +711,9 @@ static void attribute_case(int dim, int t, float r, int method, double offset)
         free(first);
         free(again);
     }
-    /* the kd-tree when asked; else GRID's engine, or the kd-tree for coordinates too far out for
-     * its cells (sized to the distinct positions) and for clusters too dense for it; naive's
-     * exact search for r = 0 */
+    /* the kd-tree when asked; else GRID's engine, its joint cells for clusters too dense for it,
+     * or the kd-tree for coordinates too far out for its cells (sized to the distinct positions);
+     * naive's exact search for r = 0 */
     CHECK(r > 0 ? (method == meshweld_MethodKdtree ? info.method == meshweld_MethodKdtree
                                                    : info.method == meshweld_MethodKdtree || info.method == meshweld_MethodGrid)
                 : info.method == meshweld_MethodNaive,
@@ -739,8 +739,134 @@ static void attribute_case(int dim, int t, float r, int method, double offset)
     free(v);
 }
 
+/* A crowd: n vertices at a few positions (identical, or within r of each other), or each at its own
+ * (a dense cluster: the engine's pairs pass its budget, the joint cells search), whose attributes
+ * keep hundreds of representatives apart at each, as at the pole of a fan where every corner has
+ * its own uv. Variant t picks the radius, the tolerances (0 among them), the attributes compared
+ * and the values: repeated ones, -0, NaN, infinities and values whose float spacing is beyond
+ * the tolerance. Returns the attribute count; v holds 8 floats a vertex (position, normal, uv). */
+static size_t crowd_points(float* v, size_t n, int dim, int t, float* r, meshweld_Attribute attrs[2])
+{
+    seed(900 + (uint64_t)t + (uint64_t)dim * 40);
+    *r = t % 4 == 3 ? 0.0f : 0.05f;
+    int places = 1 + t % 3, levels = t % 5 == 4 ? 3 : t % 4 == 2 ? 1000 : 40;
+    for (size_t i = 0; i < n; ++i) {
+        size_t place = next_u64() % (size_t)places;
+        for (int a = 0; a < 3; ++a) /* (variants 2 and 7: every vertex at a position of its own, all within r) */
+            v[i * 8 + a] = (float)(0.5 + (t % 5 == 2 ? uniform() * *r * 0.5 : t % 2 ? 0.0 : 0.01 * (double)place * (a == 0)));
+        for (int a = 0; a < 3; ++a) v[i * 8 + 3 + a] = (float)((next_u64() % 4) * 0.3);
+        /* values on levels, some moved by up to a tolerance: pairs within it across cells */
+        double jitter = t % 8 < 4 ? 0.0 : t % 4 == 2 ? 0.0006 : 0.012;
+        v[i * 8 + 6] = (float)((double)(next_u64() % (uint64_t)levels) / levels + (uniform() - 0.5) * jitter);
+        v[i * 8 + 7] = (float)((double)(next_u64() % (uint64_t)levels) / levels + (uniform() - 0.5) * jitter);
+        v[i * 8 + 3] += (float)((uniform() - 0.5) * jitter * 10);
+        uint64_t odd = next_u64() % 64;
+        if (odd == 0) v[i * 8 + 6] = NAN;
+        if (odd == 1) v[i * 8 + 7] = -INFINITY;
+        if (odd == 2) v[i * 8 + 6] = -0.0f;
+        if (odd == 3) v[i * 8 + 6] = (float)(1e30 * (double)(1 + next_u64() % 3));
+        if (odd == 4) v[i * 8 + 4] = 3e38f;
+    }
+    const float uv_tol[4] = {0.01f, 0.0f, 0.0005f, 1e-30f};
+    meshweld_Attribute uv = {v + 6, 32, 2, uv_tol[t % 4]}, normal = {v + 3, 32, 3, t % 3 == 1 ? 0.0f : 0.1f};
+    meshweld_Attribute u = {v + 6, 32, 1, uv_tol[t % 4]};
+    switch (t % 4) {
+    case 0: attrs[0] = uv; return 1;
+    case 1: attrs[0] = normal, attrs[1] = uv; return 2;
+    case 2: attrs[0] = u; return 1;
+    default: attrs[0] = uv, attrs[1] = normal; return 2;
+    }
+}
+
+/* the rule's match of one attribute: within the tolerance, or (a non-finite value) equal bits */
+static int crowd_match(const meshweld_Attribute* t, size_t a, size_t b)
+{
+    const float* x = (const float*)((const char*)t->data + a * t->stride);
+    const float* y = (const float*)((const char*)t->data + b * t->stride);
+    double d = dist(x, y, t->size);
+    if (d - d == 0.0)
+        return d <= t->tolerance;
+    for (int j = 0; j < t->size; ++j)
+        if (!(x[j] == y[j]) && memcmp(&x[j], &y[j], sizeof(float)) != 0)
+            return 0;
+    return 1;
+}
+
+/* The attribute weld of v (8 floats a vertex) against the brute force of its rule; returns the
+ * outputs. */
+static size_t crowd_check(const float* v, size_t n, int dim, float r, const meshweld_Attribute* attrs, size_t count,
+                          int method, const char* name)
+{
+    meshweld_Options o = {dim, r, method, 0};
+    meshweld_Info info;
+    unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
+    int e = meshweld_weldAttributes(remap, v, n, 32, &o, attrs, count, &info);
+    CHECK(e == 0, "%s: %s", name, meshweld_errorString(e));
+    size_t* reps = (size_t*)malloc(n * sizeof(size_t));
+    size_t rep_count = 0, differ = 0;
+    for (size_t i = 0; i < n; ++i) {
+        size_t found = rep_count;
+        for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
+            size_t j = reps[q];
+            int match = dist(v + i * 8, v + j * 8, dim) <= r;
+            for (size_t k = 0; k < count && match; ++k) match = crowd_match(&attrs[k], i, j);
+            if (match) found = q;
+        }
+        if (found == rep_count) reps[rep_count++] = i;
+        if (remap[i] != found) differ++;
+    }
+    CHECK(differ == 0 && info.unique_count == rep_count, "%s %s: %zu vertices differ from brute force (%zu vs %zu outputs)",
+          name, meshweld_methodName(method), differ, info.unique_count, rep_count);
+    free(reps);
+    free(remap);
+    return rep_count;
+}
+
+static void crowd_case(int dim, int t, int method)
+{
+    size_t n = 3000;
+    float* v = (float*)malloc(n * 8 * sizeof(float));
+    meshweld_Attribute attrs[2];
+    float r;
+    size_t count = crowd_points(v, n, dim, t, &r, attrs);
+    char name[64];
+    snprintf(name, sizeof(name), "crowd %dD #%d", dim, t);
+    size_t outputs = crowd_check(v, n, dim, r, attrs, count, method, name);
+    /* most variants keep hundreds apart at a position: enough to split its ring */
+    CHECK(t % 5 == 4 || outputs > 300, "%s: %zu outputs", name, outputs);
+    free(v);
+}
+
+/* Pairs of vertices whose values lie a tolerance apart, to the last float below it (each pair at
+ * one position, or in a dense cluster): wherever the cells' edges fall, each pair merges. */
+static void tolerance_edge_case(int dense)
+{
+    size_t n = 4000;
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    const float tolerance = 1e-4f, r = 0.05f;
+    seed(990 + (uint64_t)dense);
+    for (size_t i = 0; i < n; i += 2) {
+        float base = (float)uniform();
+        float partner = (float)((double)base + (double)tolerance);
+        while ((double)partner - (double)base > (double)tolerance) partner = nextafterf(partner, 0.0f);
+        int flip = next_u64() % 2; /* the higher value first, or the lower */
+        v[i * 8 + 6] = flip ? partner : base, v[(i + 1) * 8 + 6] = flip ? base : partner;
+        for (size_t k = i; k < i + 2; ++k)
+            for (int a = 0; a < 3; ++a) v[k * 8 + a] = (float)(0.5 + (dense ? uniform() * r * 0.5 : 0.0));
+    }
+    meshweld_Attribute u = {v + 6, 32, 1, tolerance};
+    size_t outputs = crowd_check(v, n, 3, r, &u, 1, meshweld_MethodAuto, dense ? "pairs a tolerance apart, dense" : "pairs a tolerance apart");
+    CHECK(outputs <= n / 2 && outputs > n / 4, "pairs a tolerance apart: %zu outputs for %zu pairs", outputs, n / 2);
+    free(v);
+}
+
 static void group_attributes(void)
 {
+    tolerance_edge_case(0);
+    tolerance_edge_case(1);
+    for (int dim = 2; dim <= 3; ++dim)
+        for (int t = 0; t < 20; ++t)
+            crowd_case(dim, t, t % 7 == 6 ? meshweld_MethodKdtree : meshweld_MethodAuto);
     for (int dim = 2; dim <= 3; ++dim)
         for (int t = 0; t < 20; ++t) {
             attribute_case(dim, t, 0.05f, meshweld_MethodAuto, 0);
@@ -1494,6 +1620,30 @@ static void group_allocator(void)
             CHECK(b.outstanding == 0, "line %d: %ld blocks leaked when allocation %ld failed%s", attributes, b.outstanding, k / 2, k % 2 ? " alone" : "");
         }
 #undef LINE_WELD
+    }
+    /* a crowd of representatives at a few positions, split into cells of their attributes, and in
+     * a dense cluster, in joint cells (tables that grow as they come): every allocation fails in
+     * turn */
+    for (int variant = 0; variant <= 2; variant += 2) {
+        size_t cn = 3000;
+        float* cv = (float*)malloc(cn * 8 * sizeof(float));
+        meshweld_Attribute attrs[2];
+        float cr;
+        size_t count = crowd_points(cv, cn, 3, variant, &cr, attrs);
+        meshweld_Options co = {3, cr, meshweld_MethodAuto, 0};
+        b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
+        CHECK(meshweld_weldAttributes(line_expect, cv, cn, 32, &co, attrs, count, NULL) == 0 && b.outstanding == 0,
+              "crowd: weld leaks %ld", b.outstanding);
+        long calls = b.calls;
+        CHECK(calls > 12, "crowd: only %ld allocations, the split's table among them", calls);
+        for (long k = 0; k < 2 * calls; ++k) {
+            b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
+            int e = meshweld_weldAttributes(line, cv, cn, 32, &co, attrs, count, NULL);
+            CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "crowd: allocation failure gave %d", e);
+            if (e == 0) CHECK(memcmp(line, line_expect, cn * sizeof(unsigned)) == 0, "crowd: result changed under allocation failures");
+            CHECK(b.outstanding == 0, "crowd: %ld blocks leaked when allocation %ld failed%s", b.outstanding, k / 2, k % 2 ? " alone" : "");
+        }
+        free(cv);
     }
     b.fail_at = -1, b.only = 0;
     /* heavy merging (r 3 times the spacing: the engine's pairs pass its budget, and nodes go one by
