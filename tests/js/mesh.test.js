@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ready, weldMesh } from '../../js/index.js';
-import { fixtures } from './helpers.js';
+import { fixtures, mulberry32 } from './helpers.js';
 
 await ready;
 
@@ -120,6 +120,57 @@ test('attribute-aware welding at radius 0 and beyond the grid range', () => {
   const forced = weldMesh(positions, null, { radius: 1e-4, method: 'kdtree', attributes, tolerances: { normal: 0.05 } });
   assert.equal(forced.method, 'kdtree');
   assert.deepEqual(forced.remap, weldMesh(positions, null, { radius: 1e-4, attributes, tolerances: { normal: 0.05 } }).remap);
+});
+
+// The rule by brute force: each vertex takes the earliest representative within radius whose
+// attributes are all within their tolerances (finite values), else it becomes one.
+function ruleRemap(positions, attributes, tolerances, radius) {
+  const n = positions.length / 3;
+  const within = (array, size, i, j, t) => {
+    let d = 0;
+    for (let c = 0; c < size; c++) d += (array[i * size + c] - array[j * size + c]) ** 2;
+    return d <= t * t;
+  };
+  const reps = [];
+  const remap = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = reps.findIndex((j) => within(positions, 3, i, j, radius) &&
+      Object.entries(tolerances).every(([name, t]) => within(attributes[name].array, attributes[name].itemSize, i, j, t)));
+    remap[i] = k >= 0 ? k : reps.push(i) - 1;
+  }
+  return remap;
+}
+
+test('crowds that the attributes keep apart weld by the rule: the pole of a fan, a dense coloured cluster', () => {
+  // a fan of 400 triangles: the pole's corners (at one point, or spread within r) each with its own u
+  const k = 400;
+  const random = mulberry32(3);
+  for (const spread of [0, 1]) {
+    const positions = new Float32Array(k * 9);
+    const uv = new Float32Array(k * 6);
+    for (let t = 0; t < k; t++) {
+      const a = (t / k) * 2 * Math.PI;
+      const b = ((t + 1) / k) * 2 * Math.PI;
+      positions.set([spread * (random() - 0.5) * 4e-6, spread * (random() - 0.5) * 4e-6, 1, Math.cos(a), Math.sin(a), 0, Math.cos(b), Math.sin(b), 0], t * 9);
+      uv.set([(t + 0.5) / k, 1, t / k, 0, (t + 1) / k, 0], t * 6);
+    }
+    const attributes = { uv: { array: uv, itemSize: 2 } };
+    const tolerances = { uv: 1e-6 };
+    const welded = weldMesh(positions, null, { radius: 1e-5, attributes, tolerances });
+    assert.deepEqual(welded.remap, ruleRemap(positions, attributes, tolerances, 1e-5));
+    assert.equal(welded.vertexCount, 2 * k + 1, 'every pole corner apart, the rim corners shared by neighbours but at the seam');
+  }
+  // 1,500 points within r / 2 of each other, colours on a few levels and a few near a level
+  const n = 1500;
+  const positions = new Float32Array(n * 3).map(() => (random() - 0.5) * 5e-6);
+  const colour = new Float32Array(n * 3).map(() => Math.floor(random() * 8) / 8 + (random() < 0.2 ? (random() - 0.5) * 0.02 : 0));
+  const attributes = { colour: { array: colour, itemSize: 3 } };
+  const tolerances = { colour: 0.01 };
+  const welded = weldMesh(positions, null, { radius: 1e-5, attributes, tolerances, primitive: 'points' });
+  const tree = weldMesh(positions, null, { radius: 1e-5, attributes, tolerances, primitive: 'points', method: 'kdtree' });
+  assert.deepEqual(welded.remap, ruleRemap(positions, attributes, tolerances, 1e-5));
+  assert.deepEqual(tree.remap, welded.remap);
+  assert.ok(welded.vertexCount > 512 && welded.vertexCount < n, `${welded.vertexCount} outputs`);
 });
 
 test('attributes of every typed array type are compacted bit for bit, whatever their offset', () => {
