@@ -1,6 +1,7 @@
 // The benchmark: meshweld (WebAssembly, every method and store; native) against
 // meshoptimizer, glTF-Transform, three.js and a naive JS port of the article, on real and
-// synthetic data; on the STL soups also meshweld/three's weldGeometry against weld(). Markdown on
+// synthetic data; on the STL soups also meshweld/three's weldGeometry against weld(), and the
+// attribute weld on crowds (bench/crowds.mjs). Markdown on
 // stdout (and in bench/data/results.md), progress on stderr, every figure in
 // bench/data/results.json.
 //
@@ -17,6 +18,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { contestantNotes, loadAll } from './contestants.mjs';
 import { datasets } from './datasets.mjs';
+import { benchCrowds, crowdsTable } from './crowds.mjs';
 import { benchGeometry } from './geometry.mjs';
 import { benchDataset, measureMemory, WARM_POINTS } from './measure.mjs';
 import { snapshotModule } from './module.mjs';
@@ -124,11 +126,18 @@ for (const ds of plan) {
   progress(`  ${((performance.now() - t0) / 1e3).toFixed(1)} s`);
 }
 
+let crowds = null;
+if (!options.only) {
+  progress('crowds: the attribute weld where the attributes keep vertices apart');
+  crowds = await benchCrowds({ quick: options.quick, rules, progress });
+  out(crowdsTable(crowds));
+}
+
 const summary = targets(results, { quick: options.quick });
 out(targetsText(summary));
 const wallSeconds = (performance.now() - started) / 1e3;
 out(`Wall time: ${wallSeconds.toFixed(0)} s. Sink: ${sinkResult()}.`);
-const json = { ...info, date: new Date().toISOString(), wallSeconds, datasets: results, targets: summary, sink: sinkResult() };
+const json = { ...info, date: new Date().toISOString(), wallSeconds, datasets: results, crowds, targets: summary, sink: sinkResult() };
 writeFileSync(`${dataDir}/results.json`, `${JSON.stringify(json, null, 1)}\n`);
 writeFileSync(`${dataDir}/results.md`, `${markdown.join('\n')}\n`);
 progress('results: bench/data/results.md and results.json');
