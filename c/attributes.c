@@ -104,7 +104,8 @@ static void mw_valuedTouch(const mw_Valued* valued, size_t v, mw_Touch* touch)
     uint32_t own[MW_AXES] = {0, 0, 0}, first[MW_AXES] = {0, 0, 0}, last[MW_AXES] = {0, 0, 0};
     for (int j = 0; j < valued->axes; ++j) {
         const mw_Axis* a = &valued->axis[j];
-        float x = mw_point(a->attribute->data, a->attribute->stride, v)[a->component] + 0.0f; /* -0 as +0 */
+        float x = mw_point(a->attribute->data, a->attribute->stride, v)[a->component];
+        x = x == 0.0f ? 0.0f : x; /* -0 as +0, and a NaN keeps its bits (arithmetic may not keep them) */
         double q = (double)x * a->inverse;
         if (a->inverse > 0.0 && fabs(q) < 0x1p30) { /* (false for NaN) */
             own[j] = (uint32_t)mw_floor(q);
