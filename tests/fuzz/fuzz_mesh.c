@@ -181,7 +181,7 @@ static uint32_t rng_next(Rng* r)
 
 static const float fz_tolerances[] = {0.0f, 0.0f, 1e-6f, 0.01f, 0.05f, 0.1f, 0.5f, 1.0f, 2.0f, 1e30f, FLT_MAX, 1e-40f};
 
-static int match(const float* points, size_t stride, int dim, float r, const meshweld_Attribute* attributes, size_t count,
+FZ_ORACLE static int match(const float* points, size_t stride, int dim, float r, const meshweld_Attribute* attributes, size_t count,
                  size_t a, size_t b)
 {
     if (!fz_within(fz_at(points, stride, a), fz_at(points, stride, b), dim, r))
@@ -195,7 +195,10 @@ static int match(const float* points, size_t stride, int dim, float r, const mes
         for (int j = 0; j < t->size; ++j) {
             double e = (double)x[j] - (double)y[j];
             d += e * e;
-            same &= x[j] == y[j] || memcmp(&x[j], &y[j], sizeof(float)) == 0;
+            uint32_t bx, by; /* (copied out: memcmp is intercepted and traced) */
+            memcpy(&bx, &x[j], sizeof(bx));
+            memcpy(&by, &y[j], sizeof(by));
+            same &= x[j] == y[j] || bx == by;
             finite &= isfinite(x[j]) && isfinite(y[j]);
         }
         /* a non-finite value matches only its own bits */
@@ -203,6 +206,30 @@ static int match(const float* points, size_t stride, int dim, float r, const mes
             return 0;
     }
     return 1;
+}
+
+/* The rule by brute force: each vertex takes the earliest representative that matches, or
+ * becomes one; remap must say the same, and no two outputs match each other. Returns the outputs. */
+FZ_ORACLE static size_t check_rule(const float* points, size_t stride, int dim, float r, const meshweld_Attribute* attributes,
+                                   size_t attribute_count, size_t n, const unsigned* remap)
+{
+    size_t* reps = (size_t*)malloc((n ? n : 1) * sizeof(size_t));
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        size_t q = 0;
+        while (q < count && !match(points, stride, dim, r, attributes, attribute_count, i, reps[q]))
+            ++q;
+        if (q == count)
+            reps[count++] = i;
+        FZ_ASSERT(remap[i] == q, "vertex %zu: remap %u, the rule gives %zu (r %g, %zu attributes)", i, remap[i], q, r,
+                  attribute_count);
+    }
+    for (size_t a = 0; a < count; ++a)
+        for (size_t b = a + 1; b < count; ++b)
+            FZ_ASSERT(!match(points, stride, dim, r, attributes, attribute_count, reps[a], reps[b]), "outputs %zu and %zu match",
+                      a, b);
+    free(reps);
+    return count;
 }
 
 static void fuzz_attributes(Fz* f)
@@ -344,24 +371,8 @@ static void fuzz_attributes(Fz* f)
                                     : info.method == meshweld_MethodNaive),
                       "weldAttributes ran %s (method %d asked, r %g)", meshweld_methodName(info.method), method, r);
         }
-        /* the rule by brute force: the earliest representative that matches, or a new one */
-        size_t* reps = (size_t*)malloc((n ? n : 1) * sizeof(size_t));
-        size_t count = 0;
-        for (size_t i = 0; i < n; ++i) {
-            size_t q = 0;
-            while (q < count && !match(g.pts, stride, d, r, attributes, attribute_count, i, reps[q]))
-                ++q;
-            if (q == count)
-                reps[count++] = i;
-            FZ_ASSERT(remap[i] == q, "vertex %zu: remap %u, the rule gives %zu (r %g, %zu attributes)", i, remap[i], q, r,
-                      attribute_count);
-        }
+        size_t count = check_rule(g.pts, stride, d, r, attributes, attribute_count, n, remap);
         FZ_ASSERT(info.unique_count == count, "%zu outputs, the rule gives %zu", info.unique_count, count);
-        for (size_t a = 0; a < count; ++a) /* no two outputs match each other */
-            for (size_t b = a + 1; b < count; ++b)
-                FZ_ASSERT(!match(g.pts, stride, d, r, attributes, attribute_count, reps[a], reps[b]),
-                          "outputs %zu and %zu match", a, b);
-        free(reps);
         fz_note(n >= 50 ? "attributes: welded, 50+ vertices" : "attributes: welded, < 50 vertices");
         if (with_first) {
             unsigned* expected = (unsigned*)malloc((count + 1) * sizeof(unsigned));
