@@ -650,6 +650,42 @@ static void group_mesh(void)
 }
 
 
+/* the rule's match of one attribute: within the tolerance, or (a non-finite value) equal bits */
+static int rule_match(const meshweld_Attribute* t, size_t a, size_t b)
+{
+    const float* x = (const float*)((const char*)t->data + a * t->stride);
+    const float* y = (const float*)((const char*)t->data + b * t->stride);
+    double d = dist(x, y, t->size);
+    if (d - d == 0.0)
+        return d <= t->tolerance;
+    for (int j = 0; j < t->size; ++j)
+        if (!(x[j] == y[j]) && memcmp(&x[j], &y[j], sizeof(float)) != 0)
+            return 0;
+    return 1;
+}
+
+/* The rule by brute force on v (8 floats a vertex: position, then the attributes attrs point
+ * into): each vertex takes the earliest representative within r whose attributes all match, else
+ * becomes one. Writes each vertex's output to expect and the representatives to reps; returns
+ * their count. */
+static size_t rule_remap(const float* v, size_t n, int dim, float r, const meshweld_Attribute* attrs, size_t count,
+                         unsigned* expect, size_t* reps)
+{
+    size_t rep_count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        size_t found = rep_count;
+        for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
+            size_t j = reps[q];
+            int match = dist(v + i * 8, v + j * 8, dim) <= r;
+            for (size_t k = 0; k < count && match; ++k) match = rule_match(&attrs[k], i, j);
+            if (match) found = q;
+        }
+        if (found == rep_count) reps[rep_count++] = i;
+        expect[i] = (unsigned)found;
+    }
+    return rep_count;
+}
+
 /* Attribute-aware welding against a brute-force greedy of the same rule. */
 /* One attribute-aware weld of 600 vertices (x y z | nx ny nz | u v) against a brute-force greedy of
  * the same rule; offset moves the set along x (far enough, it leaves the grid's range). */
@@ -675,18 +711,11 @@ static void attribute_case(int dim, int t, float r, int method, double offset)
     CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, attrs, 2, &info) == 0, "weldAttributes");
     /* brute force: earliest representative matching in position and attributes */
     size_t* reps = (size_t*)malloc(n * sizeof(size_t));
-    size_t rep_count = 0, differ = 0;
-    for (size_t i = 0; i < n; ++i) {
-        size_t found = rep_count;
-        for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
-            size_t j = reps[q];
-            int match = dist(v + i * 8, v + j * 8, dim) <= r && dist(v + i * 8 + 3, v + j * 8 + 3, 3) <= tol_n &&
-                        dist(v + i * 8 + 6, v + j * 8 + 6, 2) <= tol_uv;
-            if (match) found = q;
-        }
-        if (found == rep_count) reps[rep_count++] = i;
-        if (remap[i] != found) differ++;
-    }
+    unsigned* expect = (unsigned*)malloc(n * sizeof(unsigned));
+    size_t rep_count = rule_remap(v, n, dim, r, attrs, 2, expect, reps), differ = 0;
+    for (size_t i = 0; i < n; ++i)
+        differ += remap[i] != expect[i];
+    free(expect);
     CHECK(differ == 0 && info.unique_count == rep_count,
           "dim %d #%d r %g method %d offset %g: %zu vertices differ from brute force (%zu vs %zu outputs)", dim, t, r,
           method, offset, differ, info.unique_count, rep_count);
@@ -778,20 +807,6 @@ static size_t crowd_points(float* v, size_t n, int dim, int t, float* r, meshwel
     }
 }
 
-/* the rule's match of one attribute: within the tolerance, or (a non-finite value) equal bits */
-static int crowd_match(const meshweld_Attribute* t, size_t a, size_t b)
-{
-    const float* x = (const float*)((const char*)t->data + a * t->stride);
-    const float* y = (const float*)((const char*)t->data + b * t->stride);
-    double d = dist(x, y, t->size);
-    if (d - d == 0.0)
-        return d <= t->tolerance;
-    for (int j = 0; j < t->size; ++j)
-        if (!(x[j] == y[j]) && memcmp(&x[j], &y[j], sizeof(float)) != 0)
-            return 0;
-    return 1;
-}
-
 /* The attribute weld of v (8 floats a vertex) against the brute force of its rule; returns the
  * outputs. */
 static size_t crowd_check(const float* v, size_t n, int dim, float r, const meshweld_Attribute* attrs, size_t count,
@@ -803,18 +818,11 @@ static size_t crowd_check(const float* v, size_t n, int dim, float r, const mesh
     int e = meshweld_weldAttributes(remap, v, n, 32, &o, attrs, count, &info);
     CHECK(e == 0, "%s: %s", name, meshweld_errorString(e));
     size_t* reps = (size_t*)malloc(n * sizeof(size_t));
-    size_t rep_count = 0, differ = 0;
-    for (size_t i = 0; i < n; ++i) {
-        size_t found = rep_count;
-        for (size_t q = 0; q < rep_count && found == rep_count; ++q) {
-            size_t j = reps[q];
-            int match = dist(v + i * 8, v + j * 8, dim) <= r;
-            for (size_t k = 0; k < count && match; ++k) match = crowd_match(&attrs[k], i, j);
-            if (match) found = q;
-        }
-        if (found == rep_count) reps[rep_count++] = i;
-        if (remap[i] != found) differ++;
-    }
+    unsigned* expect = (unsigned*)malloc(n * sizeof(unsigned));
+    size_t rep_count = rule_remap(v, n, dim, r, attrs, count, expect, reps), differ = 0;
+    for (size_t i = 0; i < n; ++i)
+        differ += remap[i] != expect[i];
+    free(expect);
     CHECK(differ == 0 && info.unique_count == rep_count, "%s %s: %zu vertices differ from brute force (%zu vs %zu outputs)",
           name, meshweld_methodName(method), differ, info.unique_count, rep_count);
     free(reps);
