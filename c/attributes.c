@@ -169,20 +169,15 @@ static void mw_cellEarliest(const mw_Table* cells, const mw_Reps* reps, uint32_t
         mw_ringEarliest(reps, e->value, q);
 }
 
-static int mw_splitLink(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t rep)
-{
-    mw_Touch t;
-    mw_valuedTouch(&split->valued, rep, &t);
-    return mw_cellLink(&split->cells, reps, k, t.own, 0, rep);
-}
-
 /* Position k's ring, oldest first, into the rings of its cells (each then in order too). */
 static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t newest)
 {
     uint32_t r = reps->next[newest];
     for (;;) {
         uint32_t after = reps->next[r]; /* before r's link is rewritten */
-        if (mw_splitLink(split, reps, k, r) != meshweld_Ok)
+        mw_Touch t;
+        mw_valuedTouch(&split->valued, r, &t);
+        if (mw_cellLink(&split->cells, reps, k, t.own, 0, r) != meshweld_Ok)
             return meshweld_ErrorMemory;
         if (r == newest)
             return meshweld_Ok;
@@ -205,8 +200,9 @@ typedef struct mw_Walk {
     int dim;
     double r2;
     mw_Split split;
-    mw_Touch touch; /* the vertex's cells of values, once a split position is visited */
+    mw_Touch touch; /* the vertex's cells of values, once a split position is visited (or the joint cells are) */
     int touched;
+    int64_t cell[3]; /* the vertex's joint cell of position */
     mw_DataCells joint; /* inverse 0: the positions' search (above), else the joint cells */
     int error;
 } mw_Walk;
@@ -234,31 +230,19 @@ static void mw_walkVisit(void* context, uint32_t position)
 static void mw_jointEarliest(mw_Walk* w, const double p[3])
 {
     double s[3] = {p[0] * w->joint.inverse, p[1] * w->joint.inverse, p[2] * w->joint.inverse};
-    int64_t f[3];
     int touch[3];
-    mw_dataCell(&w->joint, s, w->dim, f, touch);
-    mw_Touch t;
-    mw_valuedTouch(&w->split.valued, w->query.vertex, &t);
+    const int64_t* f = w->cell;
+    mw_dataCell(&w->joint, s, w->dim, w->cell, touch);
+    mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
     int64_t z0 = f[2] + (touch[2] < 0 ? -1 : 0), z1 = f[2] + (touch[2] > 0);
     int64_t y0 = f[1] + (touch[1] < 0 ? -1 : 0), y1 = f[1] + (touch[1] > 0);
     int64_t x0 = f[0] + (touch[0] < 0 ? -1 : 0), x1 = f[0] + (touch[0] > 0);
     for (int64_t z = z0; z <= z1; ++z)
         for (int64_t y = y0; y <= y1; ++y)
             for (int64_t x = x0; x <= x1; ++x)
-                for (int k = 0; k < t.count; ++k)
-                    mw_cellEarliest(&w->split.cells, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + t.word[k], &w->query);
-}
-
-/* Representative rep at p joins its joint cell. */
-static int mw_jointLink(mw_Walk* w, const double p[3], uint32_t rep)
-{
-    double s[3] = {p[0] * w->joint.inverse, p[1] * w->joint.inverse, p[2] * w->joint.inverse};
-    int64_t f[3];
-    int touch[3];
-    mw_dataCell(&w->joint, s, w->dim, f, touch);
-    mw_Touch t;
-    mw_valuedTouch(&w->split.valued, rep, &t);
-    return mw_cellLink(&w->split.cells, &w->reps, (uint32_t)f[0], (uint32_t)f[1], (uint32_t)f[2] + t.own, rep);
+                for (int k = 0; k < w->touch.count; ++k)
+                    mw_cellEarliest(&w->split.cells, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
+                                    &w->query);
 }
 
 /* Vertex i, at position k (which has others within r), takes the earliest representative within r
@@ -287,9 +271,15 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     w->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
     w->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
     w->reps.xyz[(size_t)i * 3 + 2] = w->dim == 3 ? src[2] + 0.0f : 0.0f;
+    /* into its joint cell, or its split position's cell of values: the cells its search read (the
+     * visit of its own position, first, read them there) */
     unsigned char* size = joint ? NULL : &w->split.size[k];
     if (joint || *size == MW_SPLIT) {
-        if ((joint ? mw_jointLink(w, p, i) : mw_splitLink(&w->split, &w->reps, k, i)) != meshweld_Ok)
+        mw_Table* cells = &w->split.cells;
+        int linked = joint ? mw_cellLink(cells, &w->reps, (uint32_t)w->cell[0], (uint32_t)w->cell[1],
+                                         (uint32_t)w->cell[2] + w->touch.own, i)
+                           : mw_cellLink(cells, &w->reps, k, w->touch.own, 0, i);
+        if (linked != meshweld_Ok)
             w->error = meshweld_ErrorMemory;
         return i;
     }
