@@ -13,8 +13,9 @@
  * Then every vertex takes one step of the rule: the earliest of its candidates that joins
  * (mw_ringEarliest, reps.c), else it becomes one. A position with no other within r (every one at
  * radius 0) and a few vertices holds vertices that meet only each other: they take their steps
- * together, one position at a time, so that its vertices and representatives stay in the cache;
- * the rest take theirs in vertex order.
+ * together, one position at a time, on their compared values packed in that order, each vertex
+ * against all of the position's representatives at once (mw_aloneEarliest); the rest take theirs
+ * in vertex order.
  *
  * A position where many representatives sit that the attributes keep apart (a pole where a
  * thousand triangles meet, each corner with its own uv) would cost each vertex there a step per
@@ -293,6 +294,148 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     return i;
 }
 
+/* The values of the compared attributes packed, vertex after vertex, for the positions alone: at
+ * most MW_PACKED floats a vertex (more: read in place). Bits copied as they are, so the match on
+ * them is the match on the attributes. */
+#define MW_PACKED 16
+
+static int mw_packedWidth(const mw_Match* m)
+{
+    int width = 0;
+    for (size_t k = 0; k < m->count; ++k)
+        if ((width += m->attributes[k].size) > MW_PACKED)
+            return 0;
+    return width;
+}
+
+/* The packed layout: each attribute's floats and squared tolerance. */
+typedef struct mw_Packed {
+    int count, width;
+    int size[MW_PACKED];
+    double t2[MW_PACKED];
+} mw_Packed;
+
+/* Which of the n (at most 64) representatives at places list[0 .. n) of packed match the values at
+ * x: bit r for list[r], with no branch on a value (whether a vertex matches a representative is a
+ * coin toss to the branch predictor). *odd is set where a sum is not finite: then the bits decide,
+ * and the caller tests the representatives one by one. The sums are mw_within's, and a sum beyond
+ * the tolerance there is beyond it here. count and the first two sizes are constants where the
+ * layout is a usual one. */
+MW_INLINE uint64_t mw_matchRun(const mw_Packed* p, int count, int size0, int size1, const float* x,
+                               const float* packed, const uint32_t* list, size_t n, int* odd)
+{
+    uint64_t mask = 0;
+    double sum = 0.0; /* finite exactly when every sum is */
+    for (size_t r = 0; r < n; ++r) {
+        const float* y = packed + (size_t)list[r] * (size_t)p->width;
+        const float* v = x;
+        int ok = 1;
+        for (int k = 0; k < count; ++k) {
+            int size = k == 0 ? size0 : k == 1 ? size1 : p->size[k];
+            double d = mw_squares(0.0, v, y, 0, size);
+            ok &= d <= p->t2[k];
+            sum += d;
+            v += size, y += size;
+        }
+        mask |= (uint64_t)ok << r;
+    }
+    *odd = !(sum - sum == 0.0);
+    return mask;
+}
+
+static uint64_t mw_matchMask(const mw_Packed* p, const float* x, const float* packed, const uint32_t* list, size_t n,
+                             int* odd)
+{
+    if (p->count == 2 && p->size[0] == 3 && p->size[1] == 2) /* normals and uvs */
+        return mw_matchRun(p, 2, 3, 2, x, packed, list, n, odd);
+    if (p->count == 1 && p->size[0] == 3)
+        return mw_matchRun(p, 1, 3, 0, x, packed, list, n, odd);
+    if (p->count == 1 && p->size[0] == 2)
+        return mw_matchRun(p, 1, 2, 0, x, packed, list, n, odd);
+    return mw_matchRun(p, p->count, p->size[0], p->count > 1 ? p->size[1] : 0, x, packed, list, n, odd);
+}
+
+/* The counting sort's placement: vertex i goes to place start[its position]++ of order, and the
+ * values of a vertex at a position alone (not walked) to the same place of packed (when not
+ * NULL). count and the first two sizes are constants where the layout is a usual one. */
+MW_INLINE void mw_placeRun(const mw_Match* m, int count, int size0, int size1, size_t n, const uint32_t* position,
+                           uint32_t* start, uint32_t* order, const unsigned char* walked, float* packed, int width)
+{
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t k = position[i], j = start[k]++;
+        order[j] = (uint32_t)i;
+        if (!packed || walked[k])
+            continue;
+        float* to = packed + (size_t)j * (size_t)width;
+        for (int a = 0; a < count; ++a) {
+            const meshweld_Attribute* t = &m->attributes[a];
+            int size = a == 0 ? size0 : a == 1 ? size1 : t->size;
+            memcpy(to, mw_point(t->data, t->stride, i), (size_t)size * sizeof(float)); /* the bits as they are */
+            to += size;
+        }
+    }
+}
+
+static void mw_place(const mw_Match* m, size_t n, const uint32_t* position, uint32_t* start, uint32_t* order,
+                     const unsigned char* walked, float* packed, int width)
+{
+    const meshweld_Attribute* t = m->attributes;
+    if (packed && m->count == 2 && t[0].size == 3 && t[1].size == 2) /* normals and uvs */
+        mw_placeRun(m, 2, 3, 2, n, position, start, order, walked, packed, width);
+    else if (packed && m->count == 1 && t[0].size == 3)
+        mw_placeRun(m, 1, 3, 0, n, position, start, order, walked, packed, width);
+    else if (packed && m->count == 1 && t[0].size == 2)
+        mw_placeRun(m, 1, 2, 0, n, position, start, order, walked, packed, width);
+    else
+        mw_placeRun(m, packed ? (int)m->count : 0, packed ? t[0].size : 0, packed && m->count > 1 ? t[1].size : 0, n,
+                    position, start, order, walked, packed, width);
+}
+
+static int mw_lowestBit(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(mask);
+#else
+    int b = 0;
+    while (!(mask & 1))
+        mask >>= 1, b++;
+    return b;
+#endif
+}
+
+/* mw_match of vertices a and b on their packed values x and y. */
+MW_INLINE int mw_matchPacked(const mw_Match* m, const float* x, const float* y, size_t a, size_t b)
+{
+    for (size_t k = 0; k < m->count; ++k) {
+        const meshweld_Attribute* t = &m->attributes[k];
+        int within = mw_within(x, y, t->size, t->tolerance);
+        if (within == 0 || (within < 0 && !mw_matchBits(t, a, b)))
+            return 0;
+        x += t->size, y += t->size;
+    }
+    return 1;
+}
+
+/* The earliest of a position's representatives, at places list[from .. to) of order, that matches
+ * the vertex at place j, or to: on the packed values (fewer than MW_SPLIT_AT representatives, so
+ * one word holds the mask). */
+#if MW_SPLIT_AT > 64
+#error "a position alone holds more representatives than a mask has bits"
+#endif
+static uint32_t mw_aloneEarliest(const mw_Packed* runs, const mw_Match* match, const float* packed,
+                                 const uint32_t* order, const uint32_t* list, uint32_t from, uint32_t to, uint32_t j)
+{
+    const float* x = packed + (size_t)j * (size_t)runs->width;
+    int odd = 0;
+    uint64_t mask = mw_matchMask(runs, x, packed, list + from, to - from, &odd);
+    if (!odd)
+        return mask ? from + (uint32_t)mw_lowestBit(mask) : to;
+    uint32_t r = from;
+    while (r < to && !mw_matchPacked(match, x, packed + (size_t)list[r] * (size_t)runs->width, order[j], order[list[r]]))
+        r++;
+    return r;
+}
+
 /* One try of the engine's graph of positions within r (mw_engineTries). */
 typedef struct mw_GraphTry {
     mw_Graph* graph;
@@ -398,7 +541,8 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
         walking += walked[k];
     }
 
-    /* the vertices of each position together, in vertex order (a counting sort) */
+    /* the vertices of each position together, in vertex order (a counting sort); a position alone
+     * with many vertices is walked too, where a crowd of representatives is split */
     uint32_t* start = (uint32_t*)mw_arenaAllocate(&arena, (size_t)distinct + 1, sizeof(uint32_t));
     uint32_t* order = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
     uint32_t* list = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
@@ -407,29 +551,40 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     memset(start, 0, ((size_t)distinct + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < count; ++i)
         start[position[i] + 1]++;
-    for (uint32_t k = 0; k < distinct; ++k)
+    for (uint32_t k = 0; k < distinct; ++k) {
         start[k + 1] += start[k];
-    for (size_t i = 0; i < count; ++i)
-        order[start[position[i]]++] = (uint32_t)i;
+        if (!walked[k] && match.count > 0 && start[k + 1] - start[k] > MW_SPLIT_AT)
+            walked[k] = 1, walking++;
+    }
+    int width = mw_packedWidth(&match);
+    mw_Packed runs;
+    for (size_t k = 0; width > 0 && k < match.count; ++k) {
+        runs.size[k] = match.attributes[k].size;
+        runs.t2[k] = (double)match.attributes[k].tolerance * match.attributes[k].tolerance;
+    }
+    runs.count = (int)match.count, runs.width = width;
+    float* packed = width > 0 && walking < distinct ? (float*)mw_arenaAllocate(&arena, count, (size_t)width * sizeof(float))
+                                                   : NULL;
+    if (width > 0 && walking < distinct && !packed)
+        goto done;
+    mw_place(&match, count, position, start, order, walked, packed, width);
     for (uint32_t k = distinct; k > 0; --k)
         start[k] = start[k - 1];
     start[0] = 0;
 
     /* A position with no other within r (every one at radius 0) holds vertices that meet only each
-     * other: they take their steps there, in vertex order, one position at a time (its vertices and
-     * representatives stay in the cache). Its representatives, earliest first, are a run of list,
-     * and only the match decides (the query's dim 0: they all sit at the vertex's position). */
-    mw_Reps alone = {NULL, NULL, list, 0, 0}; /* representative r is vertex list[r] */
-    static const double here[3] = {0.0, 0.0, 0.0};
+     * other: they take their steps there, in vertex order, one position at a time. Its
+     * representatives, earliest first, are a run of list (their places in order), and only the
+     * match decides (they all sit at the vertex's position), on the values packed in order: read
+     * where they lie, one after another, and not gathered from the attributes at random. */
     for (uint32_t k = 0; k < distinct; ++k) {
-        if (!walked[k] && match.count > 0 && start[k + 1] - start[k] > MW_SPLIT_AT)
-            walked[k] = 1, walking++; /* the walk, where a crowd of representatives is split */
         uint32_t from = start[k], to = from;
         for (uint32_t j = from; !walked[k] && j < start[k + 1]; ++j) {
-            uint32_t i = order[j];
-            mw_Query q = mw_query(here, 0, 0.0, &match, i);
-            mw_runEarliest(&alone, from, to, &q);
-            owner[i] = q.best != MW_NONE ? list[q.best] : (list[to++] = i);
+            uint32_t i = order[j], r = packed ? mw_aloneEarliest(&runs, &match, packed, order, list, from, to, j)
+                                              : from;
+            while (!packed && r < to && !mw_match(&match, i, order[list[r]]))
+                r++;
+            owner[i] = r < to ? order[list[r]] : (list[to++] = j, i);
         }
     }
 

@@ -345,30 +345,38 @@ typedef struct mw_Match {
  * to +0) in every component (reps.c, with the rule). */
 int mw_matchBits(const meshweld_Attribute* t, size_t a, size_t b);
 
+/* The attribute rule's arithmetic: d plus the squared differences of components [from, size) of
+ * values x and y, in double, summed left to right (the squares of float differences stay far below
+ * the double range, so the sum is finite exactly when every value is). */
+MW_INLINE double mw_squares(double d, const float* x, const float* y, int from, int size)
+{
+    for (int j = from; j < size; ++j)
+        d += mw_squared((double)x[j] - (double)y[j]);
+    return d;
+}
+
+/* The tolerance test of one attribute's values x and y (size floats each): 1 within the tolerance,
+ * 0 beyond it, -1 when a value is not finite (then the bits decide: mw_matchBits). */
+MW_INLINE int mw_within(const float* x, const float* y, int size, float tolerance)
+{
+    double d = mw_squares(0.0, x, y, 0, 1), t2 = (double)tolerance * tolerance;
+    /* a sum of squares only grows: a first square beyond the tolerance (two finite values that
+     * differ) fails both the tolerance and the bits */
+    if (d > t2)
+        return 0;
+    /* (the usual sizes spelled out, so that their sums are unrolled) */
+    d = size == 3 ? mw_squares(d, x, y, 1, 3) : size == 2 ? mw_squares(d, x, y, 1, 2) : mw_squares(d, x, y, 1, size);
+    if (d <= t2)
+        return 1;
+    return d - d == 0.0 ? 0 : -1;
+}
+
 MW_INLINE int mw_match(const mw_Match* m, size_t a, size_t b)
 {
     for (size_t k = 0; k < m->count; ++k) {
         const meshweld_Attribute* t = &m->attributes[k];
-        const float* x = mw_point(t->data, t->stride, a);
-        const float* y = mw_point(t->data, t->stride, b);
-        /* summed left to right, as the loop of the general case does */
-        double d = mw_squared((double)x[0] - (double)y[0]), t2 = (double)t->tolerance * t->tolerance;
-        /* a sum of squares only grows: a first square beyond the tolerance (two finite values
-         * that differ) fails both the tolerance and the bits */
-        if (d > t2)
-            return 0;
-        if (t->size == 3) { /* normals, positions */
-            d += mw_squared((double)x[1] - (double)y[1]);
-            d += mw_squared((double)x[2] - (double)y[2]);
-        } else if (t->size == 2) { /* uvs */
-            d += mw_squared((double)x[1] - (double)y[1]);
-        } else {
-            for (int j = 1; j < t->size; ++j)
-                d += mw_squared((double)x[j] - (double)y[j]);
-        }
-        /* d is finite exactly when every value is (the squares of float differences stay far below
-         * the double range): then the tolerance decides, else the bits */
-        if (!(d <= t2) && (d - d == 0.0 || !mw_matchBits(t, a, b)))
+        int within = mw_within(mw_point(t->data, t->stride, a), mw_point(t->data, t->stride, b), t->size, t->tolerance);
+        if (within == 0 || (within < 0 && !mw_matchBits(t, a, b)))
             return 0;
     }
     return 1;
