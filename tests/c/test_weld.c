@@ -868,8 +868,48 @@ static void tolerance_edge_case(int dense)
     free(v);
 }
 
+/* Wide values at positions alone: attributes of 16 floats in all (the widest packed for the test
+ * of a position's representatives at once) and of 17 (tested one by one in place), with
+ * non-finite values, -0 and tolerance 0 among them. */
+static void wide_case(int t)
+{
+    static const int layouts[4][5] = {{4, 4, 4, 4, 0}, {4, 4, 4, 4, 1}, {3, 2, 1, 0, 0}, {16, 0, 0, 0, 0}};
+    static const float values[8] = {0.0f, -0.0f, 0.25f, 0.26f, 1.0f, NAN, INFINITY, 0.5f};
+    const int* sizes = layouts[t % 4];
+    size_t n = 2400, count = 0;
+    seed(1300 + (uint64_t)t);
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    float* a = (float*)malloc(n * 20 * sizeof(float));
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 3; ++c) v[i * 8 + c] = (float)(next_u64() % 40) * 0.5f; /* 40^3 places, 1e-3 apart at least */
+        for (int c = 0; c < 20; ++c) /* mostly finite and near one another, a few odd ones */
+            a[i * 20 + c] = next_u64() % 16 ? (float)(next_u64() % 3) * 0.01f : values[next_u64() % 8];
+    }
+    meshweld_Attribute attrs[5];
+    int offset = 0;
+    for (; count < 5 && sizes[count] > 0; offset += sizes[count], ++count) {
+        meshweld_Attribute at = {a + offset, 80, sizes[count], count % 3 == 2 ? 0.0f : 0.015f};
+        attrs[count] = at;
+    }
+    for (size_t i = 0; i < n; i += 5) /* repeated vertices, and repeated positions */
+        if (i + 1 < n && next_u64() % 2) memcpy(v + (i + 1) * 8, v + i * 8, 3 * sizeof(float));
+    char name[64];
+    snprintf(name, sizeof(name), "wide values #%d (%d floats)", t, offset);
+    for (int method = 0; method < 2; ++method)
+        crowd_check(v, n / 8, 3, 1e-3f, attrs, count, method ? meshweld_MethodKdtree : meshweld_MethodAuto, name);
+    /* few places: each holds dozens of vertices, below the split */
+    for (size_t i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c) v[i * 8 + c] = (float)(next_u64() % 4);
+    crowd_check(v, n, 3, 1e-3f, attrs, count, meshweld_MethodAuto, name);
+    crowd_check(v, n, 3, 0.0f, attrs, count, meshweld_MethodAuto, name);
+    free(v);
+    free(a);
+}
+
 static void group_attributes(void)
 {
+    for (int t = 0; t < 8; ++t)
+        wide_case(t);
     tolerance_edge_case(0);
     tolerance_edge_case(1);
     for (int dim = 2; dim <= 3; ++dim)
