@@ -299,21 +299,31 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
  * them is the match on the attributes. */
 #define MW_PACKED 16
 
-static int mw_packedWidth(const mw_Match* m)
-{
-    int width = 0;
-    for (size_t k = 0; k < m->count; ++k)
-        if ((width += m->attributes[k].size) > MW_PACKED)
-            return 0;
-    return width;
-}
-
-/* The packed layout: each attribute's floats and squared tolerance. */
+/* The packed layout: each attribute's floats and squared tolerance, and which usual layout it is
+ * (their loops run with the sizes as constants). */
+enum { MW_LAYOUT_ANY, MW_LAYOUT_NORMAL_UV, MW_LAYOUT_NORMAL, MW_LAYOUT_UV };
 typedef struct mw_Packed {
-    int count, width;
+    int count, width, layout;
     int size[MW_PACKED];
     double t2[MW_PACKED];
 } mw_Packed;
+
+/* The layout of the compared attributes; returns its width, 0 past MW_PACKED floats. */
+static int mw_packedLayout(const mw_Match* m, mw_Packed* p)
+{
+    p->count = (int)m->count, p->width = 0;
+    for (size_t k = 0; k < m->count; ++k) {
+        if ((p->width += m->attributes[k].size) > MW_PACKED)
+            return p->width = 0;
+        p->size[k] = m->attributes[k].size;
+        p->t2[k] = (double)m->attributes[k].tolerance * m->attributes[k].tolerance;
+    }
+    p->layout = p->count == 2 && p->size[0] == 3 && p->size[1] == 2 ? MW_LAYOUT_NORMAL_UV
+              : p->count == 1 && p->size[0] == 3                  ? MW_LAYOUT_NORMAL
+              : p->count == 1 && p->size[0] == 2                  ? MW_LAYOUT_UV
+                                                                  : MW_LAYOUT_ANY;
+    return p->width;
+}
 
 /* Which of the n (at most 64) representatives at places list[0 .. n) of packed match the values at
  * x: bit r for list[r], with no branch on a value (whether a vertex matches a representative is a
@@ -346,13 +356,12 @@ MW_INLINE uint64_t mw_matchRun(const mw_Packed* p, int count, int size0, int siz
 static uint64_t mw_matchMask(const mw_Packed* p, const float* x, const float* packed, const uint32_t* list, size_t n,
                              int* odd)
 {
-    if (p->count == 2 && p->size[0] == 3 && p->size[1] == 2) /* normals and uvs */
-        return mw_matchRun(p, 2, 3, 2, x, packed, list, n, odd);
-    if (p->count == 1 && p->size[0] == 3)
-        return mw_matchRun(p, 1, 3, 0, x, packed, list, n, odd);
-    if (p->count == 1 && p->size[0] == 2)
-        return mw_matchRun(p, 1, 2, 0, x, packed, list, n, odd);
-    return mw_matchRun(p, p->count, p->size[0], p->count > 1 ? p->size[1] : 0, x, packed, list, n, odd);
+    switch (p->layout) {
+    case MW_LAYOUT_NORMAL_UV: return mw_matchRun(p, 2, 3, 2, x, packed, list, n, odd);
+    case MW_LAYOUT_NORMAL: return mw_matchRun(p, 1, 3, 0, x, packed, list, n, odd);
+    case MW_LAYOUT_UV: return mw_matchRun(p, 1, 2, 0, x, packed, list, n, odd);
+    default: return mw_matchRun(p, p->count, p->size[0], p->count > 1 ? p->size[1] : 0, x, packed, list, n, odd);
+    }
 }
 
 /* The counting sort's placement: vertex i goes to place start[its position]++ of order, and the
@@ -376,19 +385,18 @@ MW_INLINE void mw_placeRun(const mw_Match* m, int count, int size0, int size1, s
     }
 }
 
-static void mw_place(const mw_Match* m, size_t n, const uint32_t* position, uint32_t* start, uint32_t* order,
-                     const unsigned char* walked, float* packed, int width)
+static void mw_place(const mw_Match* m, const mw_Packed* p, size_t n, const uint32_t* position, uint32_t* start,
+                     uint32_t* order, const unsigned char* walked, float* packed)
 {
-    const meshweld_Attribute* t = m->attributes;
-    if (packed && m->count == 2 && t[0].size == 3 && t[1].size == 2) /* normals and uvs */
-        mw_placeRun(m, 2, 3, 2, n, position, start, order, walked, packed, width);
-    else if (packed && m->count == 1 && t[0].size == 3)
-        mw_placeRun(m, 1, 3, 0, n, position, start, order, walked, packed, width);
-    else if (packed && m->count == 1 && t[0].size == 2)
-        mw_placeRun(m, 1, 2, 0, n, position, start, order, walked, packed, width);
-    else
-        mw_placeRun(m, packed ? (int)m->count : 0, packed ? t[0].size : 0, packed && m->count > 1 ? t[1].size : 0, n,
-                    position, start, order, walked, packed, width);
+    int width = p->width, layout = packed ? p->layout : MW_LAYOUT_ANY, count = packed ? p->count : 0;
+    switch (layout) {
+    case MW_LAYOUT_NORMAL_UV: mw_placeRun(m, 2, 3, 2, n, position, start, order, walked, packed, width); break;
+    case MW_LAYOUT_NORMAL: mw_placeRun(m, 1, 3, 0, n, position, start, order, walked, packed, width); break;
+    case MW_LAYOUT_UV: mw_placeRun(m, 1, 2, 0, n, position, start, order, walked, packed, width); break;
+    default:
+        mw_placeRun(m, count, count > 0 ? p->size[0] : 0, count > 1 ? p->size[1] : 0, n, position, start, order,
+                    walked, packed, width);
+    }
 }
 
 static int mw_lowestBit(uint64_t mask)
@@ -408,8 +416,7 @@ MW_INLINE int mw_matchPacked(const mw_Match* m, const float* x, const float* y, 
 {
     for (size_t k = 0; k < m->count; ++k) {
         const meshweld_Attribute* t = &m->attributes[k];
-        int within = mw_within(x, y, t->size, t->tolerance);
-        if (within == 0 || (within < 0 && !mw_matchBits(t, a, b)))
+        if (!mw_within(t, x, y, a, b))
             return 0;
         x += t->size, y += t->size;
     }
@@ -556,18 +563,13 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
         if (!walked[k] && match.count > 0 && start[k + 1] - start[k] > MW_SPLIT_AT)
             walked[k] = 1, walking++;
     }
-    int width = mw_packedWidth(&match);
     mw_Packed runs;
-    for (size_t k = 0; width > 0 && k < match.count; ++k) {
-        runs.size[k] = match.attributes[k].size;
-        runs.t2[k] = (double)match.attributes[k].tolerance * match.attributes[k].tolerance;
-    }
-    runs.count = (int)match.count, runs.width = width;
+    int width = mw_packedLayout(&match, &runs);
     float* packed = width > 0 && walking < distinct ? (float*)mw_arenaAllocate(&arena, count, (size_t)width * sizeof(float))
                                                    : NULL;
     if (width > 0 && walking < distinct && !packed)
         goto done;
-    mw_place(&match, count, position, start, order, walked, packed, width);
+    mw_place(&match, &runs, count, position, start, order, walked, packed);
     for (uint32_t k = distinct; k > 0; --k)
         start[k] = start[k - 1];
     start[0] = 0;

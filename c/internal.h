@@ -355,28 +355,27 @@ MW_INLINE double mw_squares(double d, const float* x, const float* y, int from, 
     return d;
 }
 
-/* The tolerance test of one attribute's values x and y (size floats each): 1 within the tolerance,
- * 0 beyond it, -1 when a value is not finite (then the bits decide: mw_matchBits). */
-MW_INLINE int mw_within(const float* x, const float* y, int size, float tolerance)
+/* Attribute t's rule on the values x and y of vertices a and b (size floats each, wherever they
+ * are read from): within the tolerance, or, where a value is not finite, equal bits. */
+MW_INLINE int mw_within(const meshweld_Attribute* t, const float* x, const float* y, size_t a, size_t b)
 {
-    double d = mw_squares(0.0, x, y, 0, 1), t2 = (double)tolerance * tolerance;
+    int size = t->size;
+    double d = mw_squares(0.0, x, y, 0, 1), t2 = (double)t->tolerance * t->tolerance;
     /* a sum of squares only grows: a first square beyond the tolerance (two finite values that
      * differ) fails both the tolerance and the bits */
     if (d > t2)
         return 0;
     /* (the usual sizes spelled out, so that their sums are unrolled) */
     d = size == 3 ? mw_squares(d, x, y, 1, 3) : size == 2 ? mw_squares(d, x, y, 1, 2) : mw_squares(d, x, y, 1, size);
-    if (d <= t2)
-        return 1;
-    return d - d == 0.0 ? 0 : -1;
+    /* d is finite exactly when every value is: then the tolerance decides, else the bits */
+    return d <= t2 || (d - d != 0.0 && mw_matchBits(t, a, b));
 }
 
 MW_INLINE int mw_match(const mw_Match* m, size_t a, size_t b)
 {
     for (size_t k = 0; k < m->count; ++k) {
         const meshweld_Attribute* t = &m->attributes[k];
-        int within = mw_within(mw_point(t->data, t->stride, a), mw_point(t->data, t->stride, b), t->size, t->tolerance);
-        if (within == 0 || (within < 0 && !mw_matchBits(t, a, b)))
+        if (!mw_within(t, mw_point(t->data, t->stride, a), mw_point(t->data, t->stride, b), a, b))
             return 0;
     }
     return 1;
