@@ -151,12 +151,7 @@ static int mw_cellLink(mw_Table* cells, mw_Reps* reps, uint32_t a, uint32_t b, u
 {
     if (mw_tableReserve(cells, cells->count + 1) != meshweld_Ok)
         return meshweld_ErrorMemory;
-    mw_Entry* e = mw_tableFind(cells, a, b, c);
-    if (e->value == MW_NONE) {
-        e->key[0] = a, e->key[1] = b, e->key[2] = c;
-        cells->count++;
-    }
-    mw_ringLink(reps, &e->value, rep);
+    mw_entryLink(cells, mw_tableFind(cells, a, b, c), a, b, c, reps, rep);
     return meshweld_Ok;
 }
 

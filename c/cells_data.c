@@ -201,12 +201,7 @@ void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)
 {
     uint32_t key[3];
     mw_indexKey(index, &reps->xyz[rep * 3], dim, key);
-    mw_Entry* e = mw_indexFind(index, key[0], key[1], key[2]);
-    if (e->value == MW_NONE) {
-        memcpy(e->key, key, sizeof(e->key));
-        index->table.count++;
-    }
-    mw_ringLink(reps, &e->value, rep);
+    mw_entryLink(&index->table, mw_indexFind(index, key[0], key[1], key[2]), key[0], key[1], key[2], reps, rep);
 }
 
 int mw_indexReserve(mw_Index* index, size_t total)

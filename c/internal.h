@@ -592,6 +592,17 @@ static inline void mw_ringLink(mw_Reps* reps, uint32_t* slot, uint32_t rep)
 
 void mw_ringUnlink(mw_Reps* reps, uint32_t* slot);
 
+/* rep joins the ring of a table's entry e for key (found for it: an empty slot becomes the key's). */
+static inline void mw_entryLink(mw_Table* table, mw_Entry* e, uint32_t a, uint32_t b, uint32_t c, mw_Reps* reps,
+                                uint32_t rep)
+{
+    if (e->value == MW_NONE) {
+        e->key[0] = a, e->key[1] = b, e->key[2] = c;
+        table->count++;
+    }
+    mw_ringLink(reps, &e->value, rep);
+}
+
 /* Rebuilds the index with cells of edge size for coordinates below extent (mw_dataCellsSet), and
  * room for room more cells of representatives. */
 int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent,
