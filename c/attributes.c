@@ -3,13 +3,14 @@
  * (mw_match: a non-finite value matches only its own bits).
  *
  * First every distinct position gets a number (the exact pass), and a vertex's candidates are
- * found by one of three searches, which give the same remap:
- *   engine  the graph of the distinct positions within r of each other (engine.c): the
- *           representatives ringed at the vertex's position and at those within r of it;
- *   joint   where the graph's pairs pass the engine's budget (a dense cluster): the
- *           representatives in cells of position and of attribute values (mw_jointEarliest);
- *   kdtree  a kd-tree over the distinct positions (asked for, or coordinates too far out for
- *           cells): the representatives ringed at the positions within r.
+ * found by one of two searches, which give the same remap:
+ *   graph   the graph of the distinct positions within r of each other, found by the engine
+ *           (engine.c), or by a kd-tree over the positions where that is asked for or the
+ *           coordinates lie too far out for cells (mw_kdGraph): the representatives ringed at the
+ *           vertex's position and at those within r of it;
+ *   joint   where the graph's pairs pass the engine's budget (a dense cluster), found either way:
+ *           the representatives in cells of position and of attribute values (mw_jointEarliest),
+ *           which hold any coordinate.
  * Then every vertex takes one step of the rule: the earliest of its candidates that joins
  * (mw_ringEarliest, reps.c), else it becomes one. A position with no other within r (every one at
  * radius 0) and a few vertices holds vertices that meet only each other: they take their steps
@@ -183,14 +184,13 @@ static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t new
 
 /* The walk: each position keeps a ring of its representatives (reps.c), and a vertex's step lowers
  * query.best over the rings of its position and of the positions within r of it (the graph's
- * neighbours, or the kd-tree's); a split position's ring is the rings of its cells. */
+ * neighbours); a split position's ring is the rings of its cells. */
 typedef struct mw_Walk {
     mw_Reps reps;          /* the vertices (representative q is vertex q): coordinates and rings */
     uint32_t* head;        /* distinct position -> the newest representative there */
     mw_Query query;
     const mw_Match* match;
-    const mw_Graph* graph; /* graph->first NULL: none */
-    const mw_Kdtree* tree; /* NULL: none */
+    const mw_Graph* graph; /* the positions within r of each other; graph->first NULL: none (radius 0, or joint) */
     const float* points;
     size_t stride;
     int dim;
@@ -255,11 +255,8 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
         mw_jointEarliest(w, p);
     } else {
         mw_walkVisit(w, k);
-        if (w->graph->first)
-            for (uint32_t e = w->graph->first[k]; e < w->graph->first[k + 1]; ++e)
-                mw_walkVisit(w, w->graph->neighbour[e]);
-        else if (w->tree)
-            mw_kdVisit(w->tree, p, w->r2, mw_walkVisit, w);
+        for (uint32_t e = w->graph->first ? w->graph->first[k] : 0; w->graph->first && e < w->graph->first[k + 1]; ++e)
+            mw_walkVisit(w, w->graph->neighbour[e]);
     }
     if (w->query.best != MW_NONE)
         return w->query.best;
@@ -499,9 +496,9 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             position[i] = (uint32_t)i;
 
     mw_Match match = {attributes, attribute_count};
-    /* the search: the graph of positions within r; where its pairs pass the engine's budget, the
-     * representatives' joint cells; else (asked, or coordinates too far out for cells) a kd-tree
-     * over the positions (radius > 0) */
+    /* the search (radius > 0): the graph of positions within r, found by the engine, else (asked,
+     * or coordinates too far out for cells) by a kd-tree over the positions; where its pairs pass
+     * the engine's budget, the representatives' joint cells */
     mw_Graph graph = {NULL, NULL};
     int joint = 0;
     if (o.radius > 0 && o.method != meshweld_MethodKdtree) {
@@ -531,6 +528,12 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
         mw_kdFinish(&tree);
         if (info)
             info->method = meshweld_MethodKdtree;
+        error = mw_kdGraph(&graph, &arena, &tree, (double)o.radius * o.radius);
+        mw_kdFree(&tree);
+        if (error != meshweld_Ok && error != MW_DENSE)
+            goto done;
+        joint = error == MW_DENSE;
+        error = meshweld_ErrorMemory;
     }
 
     /* which positions have another within r: their vertices walk in vertex order (below) */
@@ -587,7 +590,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
 
     /* the walk's state: every vertex at a walked position may become a representative */
     w.reps.count = w.reps.capacity = count;
-    w.match = &match, w.graph = &graph, w.tree = o.radius > 0 && !graph.first && !joint ? &tree : NULL;
+    w.match = &match, w.graph = &graph;
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
     mw_valuedAxes(&w.split.valued, &match);
     if (joint)

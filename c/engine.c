@@ -13,7 +13,8 @@
  *      loop;
  *   3. sort the pairs by their later node (radix passes; none when they come in that order), which
  *      lists each node's earlier neighbours (the attribute weld takes lists of every neighbour by
- *      node instead, mw_engineGraph);
+ *      node instead, mw_engineGraph, or the same lists from a kd-tree's searches where cells cannot
+ *      hold the coordinates, mw_kdGraph);
  *   4. walk the nodes in order over that graph alone: a node merges into its earliest neighbour
  *      that is a representative, else it becomes one (the merged ones marked in bits).
  * Step 4 is the naive greedy itself, restricted to the only candidates that can pass its test, so
@@ -998,10 +999,36 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
     return meshweld_Ok;
 }
 
+/* Step 3 of the graph: each node's neighbours, earlier then later ones, by a counting sort of the
+ * pairs (whose buffers are freed). */
+static int mw_graphOfPairs(mw_Graph* graph, mw_Arena* arena, size_t m, mw_Pairs* pairs)
+{
+    size_t entries = 2 * pairs->count;
+    uint32_t* first = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
+    uint32_t* neighbour = (uint32_t*)mw_arenaAllocate(arena, entries + 1, sizeof(uint32_t));
+    if (!first || !neighbour)
+        return meshweld_ErrorMemory;
+    memset(first, 0, (m + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < pairs->count; ++k)
+        first[pairs->later[k] + 1]++, first[pairs->earlier[k] + 1]++;
+    for (size_t j = 0; j < m; ++j)
+        first[j + 1] += first[j];
+    for (size_t k = 0; k < pairs->count; ++k)
+        neighbour[first[pairs->later[k]]++] = pairs->earlier[k];
+    for (size_t k = 0; k < pairs->count; ++k)
+        neighbour[first[pairs->earlier[k]]++] = pairs->later[k];
+    for (size_t j = m; j > 0; --j)
+        first[j] = first[j - 1];
+    first[0] = 0;
+    mw_arenaRelease(arena, pairs->earlier);
+    mw_arenaRelease(arena, pairs->later);
+    graph->first = first, graph->neighbour = neighbour;
+    return meshweld_Ok;
+}
+
 int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                    const float box[6], uint32_t* scratch)
 {
-    size_t m = nodes->count;
     graph->first = graph->neighbour = NULL;
     mw_Pairs pairs;
     int mark = arena->count;
@@ -1010,29 +1037,44 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
         mw_arenaUnwind(arena, mark);
         return error;
     }
+    return mw_graphOfPairs(graph, arena, nodes->count, &pairs);
+}
 
-    /* step 3: each node's neighbours, earlier then later ones, by a counting sort of the pairs */
-    size_t entries = 2 * pairs.count;
-    uint32_t* first = (uint32_t*)mw_arenaAllocate(arena, m + 1, sizeof(uint32_t));
-    uint32_t* neighbour = (uint32_t*)mw_arenaAllocate(arena, entries + 1, sizeof(uint32_t));
-    if (!first || !neighbour)
-        return meshweld_ErrorMemory;
-    memset(first, 0, (m + 1) * sizeof(uint32_t));
-    for (size_t k = 0; k < pairs.count; ++k)
-        first[pairs.later[k] + 1]++, first[pairs.earlier[k] + 1]++;
-    for (size_t j = 0; j < m; ++j)
-        first[j + 1] += first[j];
-    for (size_t k = 0; k < pairs.count; ++k)
-        neighbour[first[pairs.later[k]]++] = pairs.earlier[k];
-    for (size_t k = 0; k < pairs.count; ++k)
-        neighbour[first[pairs.earlier[k]]++] = pairs.later[k];
-    for (size_t j = m; j > 0; --j)
-        first[j] = first[j - 1];
-    first[0] = 0;
-    mw_arenaRelease(arena, pairs.earlier);
-    mw_arenaRelease(arena, pairs.later);
-    graph->first = first, graph->neighbour = neighbour;
-    return meshweld_Ok;
+/* mw_kdGraph's search: the nodes within r of node from and later than it, as pairs. */
+typedef struct mw_KdPairs {
+    mw_Pairs* pairs;
+    mw_Arena* arena;
+    uint32_t from;
+    int error;
+} mw_KdPairs;
+
+static void mw_kdPair(void* context, uint32_t node)
+{
+    mw_KdPairs* k = (mw_KdPairs*)context;
+    if (node <= k->from || k->error != meshweld_Ok || (k->error = mw_pairsRoom(k->pairs, k->arena, 1)) != meshweld_Ok)
+        return;
+    size_t n = k->pairs->count++;
+    k->pairs->earlier[n] = k->from, k->pairs->later[n] = node;
+}
+
+int mw_kdGraph(mw_Graph* graph, mw_Arena* arena, const mw_Kdtree* tree, double r2)
+{
+    size_t m = tree->count;
+    graph->first = graph->neighbour = NULL;
+    mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, 0}; /* the engine's budget of pairs */
+    int mark = arena->count;
+    mw_KdPairs search = {&pairs, arena, 0, mw_pairsRoom(&pairs, arena, m / 2 + 1024)};
+    for (size_t t = 0; t < m && search.error == meshweld_Ok; ++t) { /* in the tree's order: near ones together */
+        const float* q = &tree->coords[t * 3];
+        double p[3] = {q[0], q[1], q[2]};
+        search.from = tree->ids[t];
+        mw_kdVisit(tree, p, r2, mw_kdPair, &search);
+    }
+    if (search.error != meshweld_Ok) {
+        mw_arenaUnwind(arena, mark);
+        return search.error;
+    }
+    return mw_graphOfPairs(graph, arena, m, &pairs);
 }
 
 /* Step 3 of a weld: the pairs as words (later node above earlier node) sorted by the later node in

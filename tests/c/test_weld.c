@@ -868,6 +868,40 @@ static void tolerance_edge_case(int dense)
     free(v);
 }
 
+/* A dense cluster (every position within r of every other, each with vertices the normals keep
+ * apart) and one stray vertex past the cells' range: the kd-tree finds the positions within r, and
+ * where they pass the engine's budget of pairs, the joint cells take the search (with 1,500
+ * positions in the cluster a search through the positions within r would visit them all for each
+ * vertex). Asked for, the kd-tree does the same. */
+static void far_crowd_case(int dim)
+{
+    size_t n = 3000, places = 1500;
+    const float r = 1e-3f;
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    seed(1400 + (uint64_t)dim);
+    for (size_t i = 0; i < n; ++i) {
+        seed(1400 + (uint64_t)dim * 7919 + i % places); /* vertex i sits at place i % places */
+        for (int c = 0; c < dim; ++c) v[i * 8 + c] = (float)(0.5 + (uniform() - 0.5) * r * 0.5);
+        seed(2400 + (uint64_t)i);
+        for (int c = 0; c < 3; ++c) v[i * 8 + 3 + c] = (float)(next_u64() % 5) * 0.2f;
+    }
+    v[(n / 2) * 8] = 1e12f; /* the stray */
+    meshweld_Attribute normal = {v + 3, 32, 3, 0.1f};
+    for (int method = 0; method < 2; ++method) {
+        char name[64];
+        snprintf(name, sizeof(name), "dense cluster and a stray at 1e12, %dD", dim);
+        size_t outputs = crowd_check(v, n, dim, r, &normal, 1, method ? meshweld_MethodKdtree : meshweld_MethodAuto, name);
+        meshweld_Options o = {dim, r, method ? meshweld_MethodKdtree : meshweld_MethodAuto, 0};
+        meshweld_Info info;
+        unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+        CHECK(meshweld_weldAttributes(remap, v, n, 32, &o, &normal, 1, &info) == 0 && info.method == meshweld_MethodKdtree &&
+                  outputs > 100 && outputs < n / 4,
+              "%s: %s, %zu outputs", name, meshweld_methodName(info.method), outputs);
+        free(remap);
+    }
+    free(v);
+}
+
 /* Wide values at positions alone: attributes of 16 floats in all (the widest packed for the test
  * of a position's representatives at once) and of 17 (tested one by one in place), with
  * non-finite values, -0 and tolerance 0 among them. */
@@ -912,6 +946,8 @@ static void group_attributes(void)
         wide_case(t);
     tolerance_edge_case(0);
     tolerance_edge_case(1);
+    far_crowd_case(2);
+    far_crowd_case(3);
     for (int dim = 2; dim <= 3; ++dim)
         for (int t = 0; t < 20; ++t)
             crowd_case(dim, t, t % 7 == 6 ? meshweld_MethodKdtree : meshweld_MethodAuto);
