@@ -1,8 +1,9 @@
 // The attribute weld where the attributes keep apart what positions alone would merge: the pole of
 // a fan where every corner has its own uv, the same pole smeared over points within r of each
-// other, and a dense cluster of points each with its own colour (or all with one). weldMesh with
-// tolerances against weld() on the same positions, as interleaved pairs: a crowd of
-// representatives at one place should cost about what any other vertices cost.
+// other, the centre of a disc whose corners differ in one component of the several compared, and
+// a dense cluster of points each with its own colour (or all with one). weldMesh with tolerances
+// against weld() on the same positions, as interleaved pairs: a crowd of representatives at one
+// place should cost about what any other vertices cost.
 //
 //   node bench/crowds.mjs [--quick]     (npm run bench runs it too, after the datasets)
 import { pathToFileURL } from 'node:url';
@@ -28,6 +29,29 @@ function fan(k, smear) {
   return { positions, attributes: { uv: { array: uv, itemSize: 2 } }, tolerances: { uv: 1e-6 }, primitive: 'triangles' };
 }
 
+/**
+ * A flat disc of k triangles around its centre, with polar uvs (u the distance from the centre, v
+ * the angle) and its normal: the centre's corners differ in v alone, and normals are compared too.
+ */
+function disc(k) {
+  const positions = new Float32Array(k * 9);
+  const normal = new Float32Array(k * 9);
+  const uv = new Float32Array(k * 6);
+  for (let t = 0; t < k; t++) {
+    const a = (t / k) * 2 * Math.PI;
+    const b = ((t + 1) / k) * 2 * Math.PI;
+    positions.set([0, 0, 0, Math.cos(a), Math.sin(a), 0, Math.cos(b), Math.sin(b), 0], t * 9);
+    for (let c = 0; c < 3; c++) normal.set([0, 0, 1], t * 9 + c * 3);
+    uv.set([0, (t + 0.5) / k, 1, t / k, 1, (t + 1) / k], t * 6);
+  }
+  return {
+    positions,
+    attributes: { normal: { array: normal, itemSize: 3 }, uv: { array: uv, itemSize: 2 } },
+    tolerances: { normal: 0.01, uv: 1e-6 },
+    primitive: 'triangles',
+  };
+}
+
 /** n points in a cube of edge r / 2 (every one within r of every other), with colours. */
 function cluster(n, oneColour) {
   const random = mulberry32(11);
@@ -46,6 +70,7 @@ export function crowdCases(quick) {
   return [
     { name: 'fan, one pole', text: `${k.toLocaleString('en-US')} triangles, every corner its own uv (tolerance 1e-6)`, make: () => fan(k, false) },
     { name: 'fan, smeared pole', text: 'the same, the pole corners spread within r / 2', make: () => fan(k, true) },
+    { name: 'disc, polar uvs', text: `${k.toLocaleString('en-US')} triangles around the centre of a flat disc, uv = (distance, angle), normals compared too (tolerances 0.01, 1e-6)`, make: () => disc(k) },
     { name: 'cluster, colours', text: `${n.toLocaleString('en-US')} points within r / 2, random colours (tolerance 0.01)`, make: () => cluster(n, false) },
     { name: 'cluster, one colour', text: 'the same points, all one colour', make: () => cluster(n, true) },
   ];

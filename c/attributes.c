@@ -78,22 +78,84 @@ typedef struct mw_Touch {
     int count;
 } mw_Touch;
 
-/* The axes: the first component of each of the first three attributes, then their second ones,
- * then their third (normals and uvs alike are split on all their values, up to three). */
-static void mw_valuedAxes(mw_Valued* valued, const mw_Match* match)
+/* Vertex v's cell on axis a (its own), and the first and last cells that its value's reach touches
+ * (the same cell where the value is a cell's bits). */
+static uint32_t mw_axisCell(const mw_Axis* a, size_t v, uint32_t* first, uint32_t* last)
 {
-    valued->axes = 0;
-    for (int component = 0; component < MW_AXES; ++component)
-        for (size_t k = 0; k < match->count && valued->axes < MW_AXES; ++k) {
+    float x = mw_point(a->attribute->data, a->attribute->stride, v)[a->component];
+    x = x == 0.0f ? 0.0f : x; /* -0 as +0, and a NaN keeps its bits (arithmetic may not keep them) */
+    double q = (double)x * a->inverse;
+    if (a->inverse > 0.0 && fabs(q) < 0x1p30) { /* (false for NaN) */
+        *first = (uint32_t)mw_floor(((double)x - a->margin) * a->inverse);
+        *last = (uint32_t)mw_floor(((double)x + a->margin) * a->inverse);
+        return (uint32_t)mw_floor(q);
+    }
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof(x));
+    *first = *last = bits;
+    return bits;
+}
+
+/* Axes a crowd may be split on: the first component of each attribute, then their second ones,
+ * and so on, up to MW_CANDIDATES of them. */
+#define MW_CANDIDATES 16
+static int mw_axisCandidates(mw_Axis* axis, const mw_Match* match)
+{
+    int count = 0;
+    for (int component = 0; component < 16; ++component) /* (an attribute has at most 16) */
+        for (size_t k = 0; k < match->count && count < MW_CANDIDATES; ++k) {
             const meshweld_Attribute* t = &match->attributes[k];
             if (component >= t->size)
                 continue;
-            mw_Axis* a = &valued->axis[valued->axes++];
+            mw_Axis* a = &axis[count++];
             a->attribute = t;
             a->component = component;
             a->margin = (double)t->tolerance * 1.001;
             a->inverse = t->tolerance > 0.0f ? 1.0 / (2.0 * a->margin) : 0.0;
         }
+    return count;
+}
+
+/* How many distinct (group, cell) pairs axis a gives the sampled vertices: how finely it splits
+ * their crowds. */
+#define MW_SAMPLE 1024
+static size_t mw_axisSpread(const mw_Axis* a, const uint32_t* vertex, const uint32_t* group, size_t n, uint64_t* seen)
+{
+    memset(seen, 0xff, 2 * MW_SAMPLE * sizeof(uint64_t)); /* an open-addressing set; UINT64_MAX: empty */
+    size_t distinct = 0;
+    for (size_t j = 0; j < n; ++j) {
+        uint32_t first, last;
+        uint64_t key = (uint64_t)group[j] << 32 | mw_axisCell(a, vertex[j], &first, &last);
+        size_t slot = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 53); /* 11 bits: 2 * MW_SAMPLE slots */
+        while (seen[slot] != key && seen[slot] != UINT64_MAX)
+            slot = (slot + 1) & (2 * MW_SAMPLE - 1);
+        if (seen[slot] == UINT64_MAX)
+            seen[slot] = key, distinct++;
+    }
+    return distinct;
+}
+
+/* The axes: where the compared attributes have MW_AXES components or fewer, all of them; else the
+ * MW_AXES that split the crowds most finely, as a sample of their vertices shows (vertex[j] in the
+ * crowd group[j]: a position, or one dense cluster): a pole whose corners differ in a uv's second
+ * component alone is split on it, whatever the order of the attributes. Which axes are taken only
+ * changes which candidates a vertex meets, never the result. */
+static void mw_valuedAxes(mw_Valued* valued, const mw_Match* match, const uint32_t* vertex, const uint32_t* group, size_t n,
+                          uint64_t* seen)
+{
+    mw_Axis axis[MW_CANDIDATES];
+    int count = mw_axisCandidates(axis, match);
+    size_t spread[MW_CANDIDATES];
+    for (int j = 0; j < count; ++j)
+        spread[j] = count > MW_AXES && n > 0 ? mw_axisSpread(&axis[j], vertex, group, n, seen) : 0;
+    int taken[MW_CANDIDATES] = {0};
+    for (valued->axes = 0; valued->axes < MW_AXES && valued->axes < count; ++valued->axes) {
+        int best = -1; /* the widest spread not yet taken, the earliest of equals */
+        for (int j = 0; j < count; ++j)
+            best = !taken[j] && (best < 0 || spread[j] > spread[best]) ? j : best;
+        taken[best] = 1;
+        valued->axis[valued->axes] = axis[best];
+    }
 }
 
 static uint32_t mw_valuedWord(const uint32_t cell[MW_AXES])
@@ -104,20 +166,8 @@ static uint32_t mw_valuedWord(const uint32_t cell[MW_AXES])
 static void mw_valuedTouch(const mw_Valued* valued, size_t v, mw_Touch* touch)
 {
     uint32_t own[MW_AXES] = {0, 0, 0}, first[MW_AXES] = {0, 0, 0}, last[MW_AXES] = {0, 0, 0};
-    for (int j = 0; j < valued->axes; ++j) {
-        const mw_Axis* a = &valued->axis[j];
-        float x = mw_point(a->attribute->data, a->attribute->stride, v)[a->component];
-        x = x == 0.0f ? 0.0f : x; /* -0 as +0, and a NaN keeps its bits (arithmetic may not keep them) */
-        double q = (double)x * a->inverse;
-        if (a->inverse > 0.0 && fabs(q) < 0x1p30) { /* (false for NaN) */
-            own[j] = (uint32_t)mw_floor(q);
-            first[j] = (uint32_t)mw_floor(((double)x - a->margin) * a->inverse);
-            last[j] = (uint32_t)mw_floor(((double)x + a->margin) * a->inverse);
-        } else {
-            memcpy(&own[j], &x, sizeof(x));
-            first[j] = last[j] = own[j];
-        }
-    }
+    for (int j = 0; j < valued->axes; ++j)
+        own[j] = mw_axisCell(&valued->axis[j], v, &first[j], &last[j]);
     touch->own = mw_valuedWord(own);
     touch->count = 0;
     uint32_t c[MW_AXES];
@@ -180,6 +230,56 @@ static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t new
             return meshweld_Ok;
         r = after;
     }
+}
+
+/* The axes of values (mw_valuedAxes) for the crowds of this weld: a sample of up to MW_SAMPLE
+ * vertices, evenly spread over those of positions that may be split (more than MW_SPLIT_AT
+ * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over every
+ * vertex, each crowd a joint cell of position. No sample where the compared attributes have
+ * MW_AXES components or fewer (all of them are taken). */
+static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* arena, const uint32_t* order,
+                        const uint32_t* start, uint32_t distinct, const mw_DataCells* joint, const float* points,
+                        size_t stride, int dim)
+{
+    mw_Axis axis[MW_CANDIDATES];
+    size_t crowd = 0;
+    int choice = mw_axisCandidates(axis, match) > MW_AXES;
+    for (uint32_t k = 0; choice && k < distinct; ++k)
+        crowd += joint || start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
+    if (crowd == 0) {
+        mw_valuedAxes(valued, match, NULL, NULL, 0, NULL);
+        return meshweld_Ok;
+    }
+    uint32_t* vertex = (uint32_t*)mw_arenaAllocate(arena, 2 * MW_SAMPLE, sizeof(uint32_t));
+    uint64_t* seen = (uint64_t*)mw_arenaAllocate(arena, 2 * MW_SAMPLE, sizeof(uint64_t));
+    if (!vertex || !seen)
+        return meshweld_ErrorMemory;
+    uint32_t* group = vertex + MW_SAMPLE;
+    size_t n = 0, step = crowd > MW_SAMPLE ? crowd / MW_SAMPLE : 1, seen_so_far = 0;
+    for (uint32_t k = 0; k < distinct && n < MW_SAMPLE; ++k) {
+        uint32_t size = start[k + 1] - start[k];
+        if (!joint && size <= MW_SPLIT_AT)
+            continue;
+        for (uint32_t j = start[k]; j < start[k + 1] && n < MW_SAMPLE; ++j, ++seen_so_far) {
+            if (seen_so_far % step != 0)
+                continue;
+            vertex[n] = order[j];
+            group[n] = k;
+            if (joint) { /* the crowd: the joint cell of position */
+                const float* p = mw_point(points, stride, order[j]);
+                double s[3] = {p[0] * joint->inverse, p[1] * joint->inverse, dim == 3 ? p[2] * joint->inverse : 0.0};
+                int64_t cell[3];
+                int touch[3];
+                mw_dataCell(joint, s, dim, cell, touch);
+                group[n] = (uint32_t)cell[0] * MW_K0 + (uint32_t)cell[1] * MW_K1 + (uint32_t)cell[2] * MW_K2;
+            }
+            n++;
+        }
+    }
+    mw_valuedAxes(valued, match, vertex, group, n, seen);
+    mw_arenaRelease(arena, seen);
+    mw_arenaRelease(arena, vertex);
+    return meshweld_Ok;
 }
 
 /* The walk: each position keeps a ring of its representatives (reps.c), and a vertex's step lowers
@@ -592,9 +692,11 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     w.reps.count = w.reps.capacity = count;
     w.match = &match, w.graph = &graph;
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
-    mw_valuedAxes(&w.split.valued, &match);
     if (joint)
         mw_dataCellsSet(&w.joint, mw_dataCellsNarrowest(o.radius, d.extent), o.radius, d.extent);
+    if (mw_crowdAxes(&w.split.valued, &match, &arena, order, start, distinct, joint ? &w.joint : NULL, points, stride,
+                     o.dim) != meshweld_Ok)
+        goto done;
     if (walking > 0) {
         w.reps.next = list; /* free again: the positions alone are done */
         w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));

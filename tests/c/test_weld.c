@@ -902,6 +902,30 @@ static void far_crowd_case(int dim)
     free(v);
 }
 
+/* The centre of a flat disc with polar uvs (u the distance, v the angle) and normals compared too:
+ * the centre's corners differ in v alone, which is not among the first three components of the
+ * compared attributes (normal x, uv u, normal y). The split and the joint cells take their axes
+ * from a sample of the crowd, v among them; any axes give the rule's result. In the dense variant
+ * the centre is smeared within r / 2 (the joint cells). */
+static void polar_case(int dense)
+{
+    size_t n = 3000;
+    const float r = 1e-3f;
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    seed(1500 + (uint64_t)dense);
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; dense && c < 2; ++c) v[i * 8 + c] = (float)((uniform() - 0.5) * r * 0.5);
+        v[i * 8 + 5] = 1.0f;                                   /* the normal (0, 0, 1) */
+        v[i * 8 + 7] = (float)((double)(i % 1000) / 1000.0); /* v: the angle, 1000 of them */
+        if (i % 97 == 0) v[i * 8 + 6] = 0.5f;                  /* a few with another u */
+    }
+    meshweld_Attribute attrs[2] = {{v + 3, 32, 3, 0.01f}, {v + 6, 32, 2, 1e-4f}};
+    const char* name = dense ? "disc centre smeared, polar uvs" : "disc centre, polar uvs";
+    size_t outputs = crowd_check(v, n, 3, r, attrs, 2, meshweld_MethodAuto, name);
+    CHECK(outputs > 1000 && outputs < 1100, "%s: %zu outputs", name, outputs);
+    free(v);
+}
+
 /* Wide values at positions alone: attributes of 16 floats in all (the widest packed for the test
  * of a position's representatives at once) and of 17 (tested one by one in place), with
  * non-finite values, -0 and tolerance 0 among them. */
@@ -948,6 +972,8 @@ static void group_attributes(void)
     tolerance_edge_case(1);
     far_crowd_case(2);
     far_crowd_case(3);
+    polar_case(0);
+    polar_case(1);
     for (int dim = 2; dim <= 3; ++dim)
         for (int t = 0; t < 20; ++t)
             crowd_case(dim, t, t % 7 == 6 ? meshweld_MethodKdtree : meshweld_MethodAuto);
