@@ -354,8 +354,9 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     if (joint) {
         mw_jointEarliest(w, p);
     } else {
+        const uint32_t* first = w->graph->first;
         mw_walkVisit(w, k);
-        for (uint32_t e = w->graph->first ? w->graph->first[k] : 0; w->graph->first && e < w->graph->first[k + 1]; ++e)
+        for (uint32_t e = first ? first[k] : 0, end = first ? first[k + 1] : 0; e < end; ++e)
             mw_walkVisit(w, w->graph->neighbour[e]);
     }
     if (w->query.best != MW_NONE)

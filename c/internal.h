@@ -653,12 +653,13 @@ typedef struct mw_Graph {
 } mw_Graph;
 int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                    const float box[6], uint32_t* scratch);
-/* The same graph found by a kd-tree over the nodes (ids 0 to count - 1; squared distance in double
- * <= r2), for coordinates too far out for cells; MW_DENSE past the engine's budget of pairs. */
-int mw_kdGraph(mw_Graph* graph, mw_Arena* arena, const mw_Kdtree* tree, double r2);
 /* The same, given the nodes' box (low[3] then high[3], z = 0 in 2D), which it then need not find. */
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace);
+/* mw_engineGraph's graph found by a kd-tree over the nodes (ids 0 to count - 1; squared distance
+ * in double <= r2), for coordinates too far out for cells; MW_DENSE past the engine's budget of
+ * pairs. */
+int mw_kdGraph(mw_Graph* graph, mw_Arena* arena, const mw_Kdtree* tree, double r2);
 
 /* ---- the welder: welder.c runs a batch and calls one method_*.c per method, which call exact.c,
  * reps.c and their cell schemes; nothing calls back up ---- */

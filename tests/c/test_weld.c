@@ -1731,16 +1731,20 @@ static void group_allocator(void)
         }
 #undef LINE_WELD
     }
-    /* a crowd of representatives at a few positions, split into cells of their attributes, and in
-     * a dense cluster, in joint cells (tables that grow as they come): every allocation fails in
-     * turn */
-    for (int variant = 0; variant <= 2; variant += 2) {
+    /* a crowd of representatives at a few positions, split into cells of their attributes (on axes
+     * chosen from a sample where a normal and a uv give five), and in a dense cluster, in joint
+     * cells (tables that grow as they come); the same found by the kd-tree, asked for or past a
+     * stray vertex at 1e12: every allocation fails in turn */
+    for (int run = 0; run < 9; ++run) {
+        int variant = run % 3, kd = run / 3; /* kd: 0 the engine, 1 the kd-tree asked, 2 a stray */
         size_t cn = 3000;
         float* cv = (float*)malloc(cn * 8 * sizeof(float));
         meshweld_Attribute attrs[2];
         float cr;
         size_t count = crowd_points(cv, cn, 3, variant, &cr, attrs);
-        meshweld_Options co = {3, cr, meshweld_MethodAuto, 0};
+        if (kd == 2)
+            cv[(cn / 2) * 8] = 1e12f;
+        meshweld_Options co = {3, cr, kd == 1 ? meshweld_MethodKdtree : meshweld_MethodAuto, 0};
         b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
         CHECK(meshweld_weldAttributes(line_expect, cv, cn, 32, &co, attrs, count, NULL) == 0 && b.outstanding == 0,
               "crowd: weld leaks %ld", b.outstanding);
