@@ -114,40 +114,58 @@ function remapTriangles(frame, source, count, remap, remapPointer, vertexCount, 
   return { elements, degenerate, duplicates, skippedElements };
 }
 
-// Line segments and points in JS: collapsed segments and repeated ones (either direction) dropped.
+// Line segments and points in JS: collapsed segments and repeated ones (either direction) dropped;
+// a point cloud keeps each welded point once. Written into one array (no per-element allocation):
+// a cloud of a million points spends its time in the weld, not here.
 function remapSmall(source, count, corners, remap, outputs, removeDegenerate, removeDuplicates, who) {
-  const out = [];
-  const seen = new Set();
+  const out = new Uint32Array(count);
+  let written = 0;
   let degenerate = 0;
   let duplicates = 0;
   let skippedElements = 0;
-  for (let e = 0; e < count; e += corners) {
-    const v = [];
-    for (let j = 0; j < corners; j++) {
-      const index = source ? source[e + j] : e + j;
-      if (index >= remap.length) throw failure(RangeError, who, `indices[${e + j}] = ${index} is out of range (${remap.length} vertices)`);
-      v.push(remap[index]);
+  const vertex = (j) => {
+    const index = source ? source[j] : j;
+    if (index >= remap.length) throw failure(RangeError, who, `indices[${j}] = ${index} is out of range (${remap.length} vertices)`);
+    return remap[index];
+  };
+  if (corners === 1) {
+    const kept = new Uint8Array(outputs); // each welded point once
+    for (let e = 0; e < count; e++) {
+      const v = vertex(e);
+      if (v === SKIPPED) skippedElements++;
+      else if (kept[v]) duplicates++;
+      else kept[v] = 1, out[written++] = v;
     }
-    if (v.includes(SKIPPED)) {
-      skippedElements++;
-      continue;
-    }
-    if (corners === 2 && v[0] === v[1] && removeDegenerate) {
-      degenerate++;
-      continue;
-    }
-    // a point cloud keeps each welded point once; segments repeat only when asked
-    if (corners === 1 || removeDuplicates) {
-      const key = corners === 1 ? v[0] : Math.min(v[0], v[1]) * outputs + Math.max(v[0], v[1]);
-      if (seen.has(key)) {
-        duplicates++;
+  } else {
+    // a segment's key: exact as a number while outputs^2 stays below 2^53, else a string
+    const seen = removeDuplicates ? new Set() : null;
+    const small = outputs <= 2 ** 26;
+    for (let e = 0; e < count; e += 2) {
+      const a = vertex(e);
+      const b = vertex(e + 1);
+      if (a === SKIPPED || b === SKIPPED) {
+        skippedElements++;
         continue;
       }
-      seen.add(key);
+      if (a === b && removeDegenerate) {
+        degenerate++;
+        continue;
+      }
+      if (seen) {
+        const lo = Math.min(a, b);
+        const hi = Math.max(a, b);
+        const key = small ? lo * outputs + hi : `${lo},${hi}`;
+        if (seen.has(key)) {
+          duplicates++;
+          continue;
+        }
+        seen.add(key);
+      }
+      out[written++] = a;
+      out[written++] = b;
     }
-    out.push(...v);
   }
-  return { elements: Uint32Array.from(out), degenerate, duplicates, skippedElements };
+  return { elements: out.slice(0, written), degenerate, duplicates, skippedElements };
 }
 
 /** The smallest index array for `count` vertices: Uint16 when they fit, else Uint32. */

@@ -199,3 +199,17 @@ test('attributes of every typed array type are compacted bit for bit, whatever t
   }
   assert.equal(new Uint32Array(r.attributes.nan.array.buffer)[4], 0x7fc01234, "a NaN's payload survives");
 });
+
+test('line segments: collapsed ones dropped unless kept, repeats dropped in either direction; a cloud keeps each point once', () => {
+  // four places; vertex 4 welds into 0 and vertex 5 into 1
+  const positions = new Float32Array([0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 1e-6, 1, 0, 1e-6]);
+  const lines = [0, 1, 1, 0, 5, 4, 2, 3, 0, 4, 3, 2, 2, 3];
+  const r = weldMesh(positions, lines, { radius: 1e-3, primitive: 'lines', removeDuplicates: true });
+  assert.deepEqual([...r.indices], [0, 1, 2, 3]);
+  assert.deepEqual([r.degenerateRemoved, r.duplicatesRemoved, r.elementCount], [1, 4, 2]);
+  const kept = weldMesh(positions, lines, { radius: 1e-3, primitive: 'lines', removeDegenerate: false });
+  assert.deepEqual([...kept.indices], [0, 1, 1, 0, 1, 0, 2, 3, 0, 0, 3, 2, 2, 3]);
+  const cloud = weldMesh(positions, [3, 4, 0, 5, 1, 3], { radius: 1e-3, primitive: 'points' });
+  assert.deepEqual([...cloud.indices], [3, 0, 1]);
+  assert.deepEqual([cloud.duplicatesRemoved, cloud.elementCount], [3, 3]);
+});

@@ -217,11 +217,14 @@ test('weldMesh: arbitrary indices, primitives, attributes and tolerances', () =>
       rarely(fc.array(fc.constantFrom(0, 0.5, 1, NaN), { minLength: 15, maxLength: 15 }), 1),
       fc.constantFrom(0, 0.5, 0.6),
       fc.boolean(),
-      (values, indices, primitive, uv, radius, removeDuplicates) => {
+      fc.boolean(),
+      rarely(fc.nat(44), 2),
+      (values, indices, primitive, uv, radius, removeDuplicates, removeDegenerate, hole) => {
         const positions = Float32Array.from(values.slice(0, values.length - (values.length % 3)));
         const n = positions.length / 3;
+        if (hole !== null && n > 0) positions[hole % positions.length] = NaN; // a point left out: nonFinite 'skip'
         const attributes = uv && n <= 15 ? { a: { array: Float32Array.from(uv.slice(0, n)), itemSize: 1 } } : undefined;
-        const options = { radius, primitive, removeDuplicates, ...(attributes ? { attributes, tolerances: { a: 0.5 } } : {}) };
+        const options = { radius, primitive, removeDuplicates, removeDegenerate, nonFinite: 'skip', ...(attributes ? { attributes, tolerances: { a: 0.5 } } : {}) };
         let r;
         try {
           r = weldMesh(positions, indices, options);
@@ -237,12 +240,32 @@ test('weldMesh: arbitrary indices, primitives, attributes and tolerances', () =>
         for (const v of out) assert.ok(v < r.vertexCount);
         for (let e = 0; e < out.length; e += corners) {
           const element = [...out.subarray(e, e + corners)];
-          if (corners > 1) assert.equal(new Set(element).size, corners, `a collapsed ${primitive} element kept`);
+          if (corners > 1 && removeDegenerate) assert.equal(new Set(element).size, corners, `a collapsed ${primitive} element kept`);
+        }
+        if (corners < 3) {
+          // segments and points follow the remap: a skipped vertex drops its element, a collapsed
+          // segment goes unless kept, a repeated one (either direction) with removeDuplicates, and a
+          // cloud keeps each output once, in order of first appearance
+          const want = [];
+          const seen = new Set();
+          let degenerate = 0;
+          let duplicates = 0;
+          let skipped = 0;
+          for (let e = 0; e < count; e += corners) {
+            const v = Array.from({ length: corners }, (_, j) => r.remap[indices ? indices[e + j] : e + j]);
+            if (v.includes(SKIPPED)) skipped++;
+            else if (corners === 2 && v[0] === v[1] && removeDegenerate) degenerate++;
+            else if ((corners === 1 || removeDuplicates) && seen.has(`${Math.min(...v)},${Math.max(...v)}`)) duplicates++;
+            else seen.add(`${Math.min(...v)},${Math.max(...v)}`), want.push(...v);
+          }
+          assert.deepEqual([r.elementCount * corners, r.degenerateRemoved, r.duplicatesRemoved, r.skippedElements], [want.length, degenerate, duplicates, skipped]);
+          if (r.indices) assert.deepEqual([...r.indices], want);
         }
         if (r.indices && corners > 1) assert.equal(r.indices.constructor, r.vertexCount <= 65536 ? Uint16Array : Uint32Array);
         if (attributes) {
           const a = attributes.a.array;
           for (let i = 0; i < n; i++) {
+            if (r.remap[i] === SKIPPED) continue; // left out (nonFinite: 'skip')
             const kept = r.attributes.a.array[r.remap[i]];
             assert.ok(Object.is(kept, a[i]) || Math.abs(kept - a[i]) <= 0.5, `vertex ${i}: attribute ${a[i]} merged into ${kept}`);
           }
