@@ -195,23 +195,47 @@ typedef struct mw_Split {
     mw_Valued valued;
     unsigned char* size; /* position -> its representatives while below MW_SPLIT_AT, then MW_SPLIT */
     mw_Table cells;
+    /* a filter of the keys cells holds: a bit per hashed key, set with its first representative.
+     * Most cells a search reads hold none (a joint search reads up to 8 cells of position times 8
+     * of values), and their bit, in a byte per vertex that the cache holds, answers for them
+     * instead of a probe of the table, which it does not. NULL: none (every key is looked up) */
+    uint64_t* held;
+    uint32_t held_shift; /* a key's bit: the top bits of its hash times MW_HELD */
 } mw_Split;
 
-/* Representative rep (newer than every other there) joins the ring of key. */
-static int mw_cellLink(mw_Table* cells, mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, uint32_t rep)
+#define MW_HELD 0x9e3779b1u
+
+static size_t mw_heldBit(const mw_Split* split, uint32_t hash)
 {
+    return (size_t)((uint32_t)(hash * MW_HELD) >> split->held_shift);
+}
+
+/* Representative rep (newer than every other there) joins the ring of key. */
+static int mw_cellLink(mw_Split* split, mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, uint32_t rep)
+{
+    mw_Table* cells = &split->cells;
     if (mw_tableReserve(cells, cells->count + 1) != meshweld_Ok)
         return meshweld_ErrorMemory;
-    mw_entryLink(cells, mw_tableFind(cells, a, b, c), a, b, c, reps, rep);
+    uint32_t hash = mw_hash(a, b, c);
+    if (split->held) {
+        size_t bit = mw_heldBit(split, hash);
+        split->held[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    }
+    mw_entryLink(cells, mw_tableFindHashed(cells, hash, a, b, c), a, b, c, reps, rep);
     return meshweld_Ok;
 }
 
 /* q->best lowered over the ring of key. */
-static void mw_cellEarliest(const mw_Table* cells, const mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, mw_Query* q)
+static void mw_cellEarliest(const mw_Split* split, const mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, mw_Query* q)
 {
+    const mw_Table* cells = &split->cells;
     if (cells->count == 0)
         return;
-    const mw_Entry* e = mw_tableFind(cells, a, b, c);
+    uint32_t hash = mw_hash(a, b, c);
+    size_t bit = split->held ? mw_heldBit(split, hash) : 0;
+    if (split->held && !(split->held[bit >> 6] & ((uint64_t)1 << (bit & 63))))
+        return;
+    const mw_Entry* e = mw_tableFindHashed(cells, hash, a, b, c);
     if (e->value != MW_NONE)
         mw_ringEarliest(reps, e->value, q);
 }
@@ -224,7 +248,7 @@ static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t new
         uint32_t after = reps->next[r]; /* before r's link is rewritten */
         mw_Touch t;
         mw_valuedTouch(&split->valued, r, &t);
-        if (mw_cellLink(&split->cells, reps, k, t.own, 0, r) != meshweld_Ok)
+        if (mw_cellLink(split, reps, k, t.own, 0, r) != meshweld_Ok)
             return meshweld_ErrorMemory;
         if (r == newest)
             return meshweld_Ok;
@@ -314,7 +338,7 @@ static void mw_walkVisit(void* context, uint32_t position)
     if (!w->touched)
         mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
     for (int j = 0; j < w->touch.count; ++j)
-        mw_cellEarliest(&w->split.cells, &w->reps, position, w->touch.word[j], 0, &w->query);
+        mw_cellEarliest(&w->split, &w->reps, position, w->touch.word[j], 0, &w->query);
 }
 
 /* Where positions crowd (the engine's pairs pass its budget), the representatives themselves in
@@ -337,7 +361,7 @@ static void mw_jointEarliest(mw_Walk* w, const double p[3])
         for (int64_t y = y0; y <= y1; ++y)
             for (int64_t x = x0; x <= x1; ++x)
                 for (int k = 0; k < w->touch.count; ++k)
-                    mw_cellEarliest(&w->split.cells, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
+                    mw_cellEarliest(&w->split, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
                                     &w->query);
 }
 
@@ -369,10 +393,9 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
      * visit of its own position, first, read them there) */
     unsigned char* size = joint ? NULL : &w->split.size[k];
     if (joint || *size == MW_SPLIT) {
-        mw_Table* cells = &w->split.cells;
-        int linked = joint ? mw_cellLink(cells, &w->reps, (uint32_t)w->cell[0], (uint32_t)w->cell[1],
+        int linked = joint ? mw_cellLink(&w->split, &w->reps, (uint32_t)w->cell[0], (uint32_t)w->cell[1],
                                          (uint32_t)w->cell[2] + w->touch.own, i)
-                           : mw_cellLink(cells, &w->reps, k, w->touch.own, 0, i);
+                           : mw_cellLink(&w->split, &w->reps, k, w->touch.own, 0, i);
         if (linked != meshweld_Ok)
             w->error = meshweld_ErrorMemory;
         return i;
@@ -698,6 +721,21 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     if (mw_crowdAxes(&w.split.valued, &match, &arena, order, start, distinct, joint ? &w.joint : NULL, points, stride,
                      o.dim) != meshweld_Ok)
         goto done;
+    /* the filter of the cells' keys, 8 bits for each key there can be (a representative in the
+     * joint cells, or at a position that may be split); without it (no memory) every key is looked
+     * up, to the same result */
+    size_t keys = joint ? count : 0;
+    for (uint32_t k = 0; !joint && w.split.valued.axes > 0 && k < distinct; ++k)
+        keys += start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
+    if (keys > 0) {
+        int bits = 6;
+        while (bits < 32 && ((size_t)1 << bits) < 8 * keys)
+            bits++;
+        w.split.held = (uint64_t*)mw_arenaAllocate(&arena, (size_t)1 << (bits - 6), sizeof(uint64_t));
+        w.split.held_shift = (uint32_t)(32 - bits);
+        if (w.split.held)
+            memset(w.split.held, 0, ((size_t)1 << (bits - 6)) * sizeof(uint64_t));
+    }
     if (walking > 0) {
         w.reps.next = list; /* free again: the positions alone are done */
         w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
