@@ -198,16 +198,46 @@ typedef struct mw_Split {
     /* a filter of the keys cells holds: a bit per hashed key, set with its first representative.
      * Most cells a search reads hold none (a joint search reads up to 8 cells of position times 8
      * of values), and their bit, in a byte per vertex that the cache holds, answers for them
-     * instead of a probe of the table, which it does not. NULL: none (every key is looked up) */
+     * instead of a probe of the table, which it does not. Made (from the arena) once the table
+     * holds mw_heldFrom keys: a smaller one stays in the cache, where the filter is only more
+     * work. NULL: none (every key is looked up) */
     uint64_t* held;
+    int held_bits;       /* the filter's size, 2^held_bits bits; 0: none is made */
     uint32_t held_shift; /* a key's bit: the top bits of its hash times MW_HELD */
+    mw_Arena* arena;
 } mw_Split;
 
 #define MW_HELD 0x9e3779b1u
+#ifndef MW_HELD_FROM /* (a test build sets it to 0) */
+#define MW_HELD_FROM 16384 /* keys (a table of 256 KB to 512 KB) */
+#endif
+static const size_t mw_heldFrom = MW_HELD_FROM;
 
 static size_t mw_heldBit(const mw_Split* split, uint32_t hash)
 {
     return (size_t)((uint32_t)(hash * MW_HELD) >> split->held_shift);
+}
+
+static void mw_heldSet(mw_Split* split, uint32_t hash)
+{
+    size_t bit = mw_heldBit(split, hash);
+    split->held[bit >> 6] |= (uint64_t)1 << (bit & 63);
+}
+
+/* The filter, made of the keys the table holds; without memory for it, none. */
+static void mw_heldMake(mw_Split* split)
+{
+    size_t words = (size_t)1 << (split->held_bits - 6);
+    split->held = (uint64_t*)mw_arenaAllocate(split->arena, words, sizeof(uint64_t));
+    split->held_shift = (uint32_t)(32 - split->held_bits);
+    split->held_bits = 0;
+    if (!split->held)
+        return;
+    memset(split->held, 0, words * sizeof(uint64_t));
+    const mw_Table* cells = &split->cells;
+    for (size_t i = 0; cells->entries && i <= cells->mask; ++i)
+        if (cells->entries[i].value != MW_NONE)
+            mw_heldSet(split, mw_hash(cells->entries[i].key[0], cells->entries[i].key[1], cells->entries[i].key[2]));
 }
 
 /* Representative rep (newer than every other there) joins the ring of key. */
@@ -216,26 +246,42 @@ static int mw_cellLink(mw_Split* split, mw_Reps* reps, uint32_t a, uint32_t b, u
     mw_Table* cells = &split->cells;
     if (mw_tableReserve(cells, cells->count + 1) != meshweld_Ok)
         return meshweld_ErrorMemory;
+    if (split->held_bits && cells->count >= mw_heldFrom)
+        mw_heldMake(split);
     uint32_t hash = mw_hash(a, b, c);
-    if (split->held) {
-        size_t bit = mw_heldBit(split, hash);
-        split->held[bit >> 6] |= (uint64_t)1 << (bit & 63);
-    }
+    if (split->held)
+        mw_heldSet(split, hash);
     mw_entryLink(cells, mw_tableFindHashed(cells, hash, a, b, c), a, b, c, reps, rep);
     return meshweld_Ok;
 }
 
-/* q->best lowered over the ring of key. */
-static void mw_cellEarliest(const mw_Split* split, const mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, mw_Query* q)
+/* The cells of values as a search reads them: the table and its filter, copied into the search's
+ * locals (its ring walks write the query, which the compiler cannot tell apart from the split). */
+typedef struct mw_CellReader {
+    mw_Table cells;
+    const uint64_t* held;
+    uint32_t shift;
+} mw_CellReader;
+
+static inline mw_CellReader mw_cellReader(const mw_Split* split)
 {
-    const mw_Table* cells = &split->cells;
-    if (cells->count == 0)
+    mw_CellReader r = {split->cells, split->held, split->held_shift};
+    return r;
+}
+
+/* q->best lowered over the ring of key. */
+MW_INLINE void mw_cellEarliest(const mw_CellReader* r, const mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c,
+                               mw_Query* q)
+{
+    if (r->cells.count == 0)
         return;
     uint32_t hash = mw_hash(a, b, c);
-    size_t bit = split->held ? mw_heldBit(split, hash) : 0;
-    if (split->held && !(split->held[bit >> 6] & ((uint64_t)1 << (bit & 63))))
-        return;
-    const mw_Entry* e = mw_tableFindHashed(cells, hash, a, b, c);
+    if (r->held) {
+        uint32_t bit = (uint32_t)(hash * MW_HELD) >> r->shift;
+        if (!(r->held[bit >> 6] & ((uint64_t)1 << (bit & 63))))
+            return;
+    }
+    const mw_Entry* e = mw_tableFindHashed(&r->cells, hash, a, b, c);
     if (e->value != MW_NONE)
         mw_ringEarliest(reps, e->value, q);
 }
@@ -337,8 +383,9 @@ static void mw_walkVisit(void* context, uint32_t position)
     }
     if (!w->touched)
         mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
-    for (int j = 0; j < w->touch.count; ++j)
-        mw_cellEarliest(&w->split, &w->reps, position, w->touch.word[j], 0, &w->query);
+    const mw_CellReader cells = mw_cellReader(&w->split);
+    for (int j = 0, count = w->touch.count; j < count; ++j)
+        mw_cellEarliest(&cells, &w->reps, position, w->touch.word[j], 0, &w->query);
 }
 
 /* Where positions crowd (the engine's pairs pass its budget), the representatives themselves in
@@ -357,11 +404,13 @@ static void mw_jointEarliest(mw_Walk* w, const double p[3])
     int64_t z0 = f[2] + (touch[2] < 0 ? -1 : 0), z1 = f[2] + (touch[2] > 0);
     int64_t y0 = f[1] + (touch[1] < 0 ? -1 : 0), y1 = f[1] + (touch[1] > 0);
     int64_t x0 = f[0] + (touch[0] < 0 ? -1 : 0), x1 = f[0] + (touch[0] > 0);
+    const mw_CellReader cells = mw_cellReader(&w->split);
+    int count = w->touch.count;
     for (int64_t z = z0; z <= z1; ++z)
         for (int64_t y = y0; y <= y1; ++y)
             for (int64_t x = x0; x <= x1; ++x)
-                for (int k = 0; k < w->touch.count; ++k)
-                    mw_cellEarliest(&w->split, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
+                for (int k = 0; k < count; ++k)
+                    mw_cellEarliest(&cells, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
                                     &w->query);
 }
 
@@ -721,21 +770,16 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     if (mw_crowdAxes(&w.split.valued, &match, &arena, order, start, distinct, joint ? &w.joint : NULL, points, stride,
                      o.dim) != meshweld_Ok)
         goto done;
-    /* the filter of the cells' keys, 8 bits for each key there can be (a representative in the
-     * joint cells, or at a position that may be split); without it (no memory) every key is looked
-     * up, to the same result */
+    /* the filter of the cells' keys, once they are many: 8 bits for each key there can be (a
+     * representative in the joint cells, or at a position that may be split) */
     size_t keys = joint ? count : 0;
     for (uint32_t k = 0; !joint && w.split.valued.axes > 0 && k < distinct; ++k)
         keys += start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
-    if (keys > 0) {
-        int bits = 6;
-        while (bits < 32 && ((size_t)1 << bits) < 8 * keys)
-            bits++;
-        w.split.held = (uint64_t*)mw_arenaAllocate(&arena, (size_t)1 << (bits - 6), sizeof(uint64_t));
-        w.split.held_shift = (uint32_t)(32 - bits);
-        if (w.split.held)
-            memset(w.split.held, 0, ((size_t)1 << (bits - 6)) * sizeof(uint64_t));
-    }
+    w.split.held_bits = 0;
+    if (keys > 0 && keys >= mw_heldFrom)
+        for (w.split.held_bits = 6; w.split.held_bits < 32 && ((size_t)1 << w.split.held_bits) < 8 * keys;)
+            w.split.held_bits++;
+    w.split.arena = &arena;
     if (walking > 0) {
         w.reps.next = list; /* free again: the positions alone are done */
         w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
