@@ -135,16 +135,14 @@ static size_t mw_axisSpread(const mw_Axis* a, const uint32_t* vertex, const uint
     return distinct;
 }
 
-/* The axes: where the compared attributes have MW_AXES components or fewer, all of them; else the
+/* The axes, of count candidates: where there are MW_AXES or fewer, all of them; else the
  * MW_AXES that split the crowds most finely, as a sample of their vertices shows (vertex[j] in the
  * crowd group[j]: a position, or one dense cluster): a pole whose corners differ in a uv's second
  * component alone is split on it, whatever the order of the attributes. Which axes are taken only
  * changes which candidates a vertex meets, never the result. */
-static void mw_valuedAxes(mw_Valued* valued, const mw_Match* match, const uint32_t* vertex, const uint32_t* group, size_t n,
-                          uint64_t* seen)
+static void mw_valuedAxes(mw_Valued* valued, const mw_Axis* axis, int count, const uint32_t* vertex, const uint32_t* group,
+                          size_t n, uint64_t* seen)
 {
-    mw_Axis axis[MW_CANDIDATES];
-    int count = mw_axisCandidates(axis, match);
     size_t spread[MW_CANDIDATES];
     for (int j = 0; j < count; ++j)
         spread[j] = count > MW_AXES && n > 0 ? mw_axisSpread(&axis[j], vertex, group, n, seen) : 0;
@@ -213,14 +211,15 @@ typedef struct mw_Split {
 #endif
 static const size_t mw_heldFrom = MW_HELD_FROM;
 
-static size_t mw_heldBit(const mw_Split* split, uint32_t hash)
+/* A key's bit in a filter of 2^(32 - shift) bits. */
+static inline uint32_t mw_heldBit(uint32_t shift, uint32_t hash)
 {
-    return (size_t)((uint32_t)(hash * MW_HELD) >> split->held_shift);
+    return (uint32_t)(hash * MW_HELD) >> shift;
 }
 
 static void mw_heldSet(mw_Split* split, uint32_t hash)
 {
-    size_t bit = mw_heldBit(split, hash);
+    uint32_t bit = mw_heldBit(split->held_shift, hash);
     split->held[bit >> 6] |= (uint64_t)1 << (bit & 63);
 }
 
@@ -277,7 +276,7 @@ MW_INLINE void mw_cellEarliest(const mw_CellReader* r, const mw_Reps* reps, uint
         return;
     uint32_t hash = mw_hash(a, b, c);
     if (r->held) {
-        uint32_t bit = (uint32_t)(hash * MW_HELD) >> r->shift;
+        uint32_t bit = mw_heldBit(r->shift, hash);
         if (!(r->held[bit >> 6] & ((uint64_t)1 << (bit & 63))))
             return;
     }
@@ -302,6 +301,16 @@ static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t new
     }
 }
 
+/* The vertices in crowds: every one where the joint cells search, else those of positions that may
+ * be split (more than MW_SPLIT_AT vertices). */
+static size_t mw_crowdVertices(const uint32_t* start, uint32_t distinct, int joint)
+{
+    size_t crowd = 0;
+    for (uint32_t k = 0; k < distinct; ++k)
+        crowd += joint || start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
+    return crowd;
+}
+
 /* The axes of values (mw_valuedAxes) for the crowds of this weld: a sample of up to MW_SAMPLE
  * vertices, evenly spread over those of positions that may be split (more than MW_SPLIT_AT
  * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over every
@@ -312,12 +321,10 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
                         size_t stride, int dim)
 {
     mw_Axis axis[MW_CANDIDATES];
-    size_t crowd = 0;
-    int choice = mw_axisCandidates(axis, match) > MW_AXES;
-    for (uint32_t k = 0; choice && k < distinct; ++k)
-        crowd += joint || start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
+    int candidates = mw_axisCandidates(axis, match);
+    size_t crowd = candidates > MW_AXES ? mw_crowdVertices(start, distinct, joint != NULL) : 0;
     if (crowd == 0) {
-        mw_valuedAxes(valued, match, NULL, NULL, 0, NULL);
+        mw_valuedAxes(valued, axis, candidates, NULL, NULL, 0, NULL);
         return meshweld_Ok;
     }
     uint32_t* vertex = (uint32_t*)mw_arenaAllocate(arena, 2 * MW_SAMPLE, sizeof(uint32_t));
@@ -341,12 +348,13 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
                 int64_t cell[3];
                 int touch[3];
                 mw_dataCell(joint, s, dim, cell, touch);
-                group[n] = (uint32_t)cell[0] * MW_K0 + (uint32_t)cell[1] * MW_K1 + (uint32_t)cell[2] * MW_K2;
+                const uint32_t words[MW_AXES] = {(uint32_t)cell[0], (uint32_t)cell[1], (uint32_t)cell[2]};
+                group[n] = mw_valuedWord(words);
             }
             n++;
         }
     }
-    mw_valuedAxes(valued, match, vertex, group, n, seen);
+    mw_valuedAxes(valued, axis, candidates, vertex, group, n, seen);
     mw_arenaRelease(arena, seen);
     mw_arenaRelease(arena, vertex);
     return meshweld_Ok;
@@ -772,9 +780,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
         goto done;
     /* the filter of the cells' keys, once they are many: 8 bits for each key there can be (a
      * representative in the joint cells, or at a position that may be split) */
-    size_t keys = joint ? count : 0;
-    for (uint32_t k = 0; !joint && w.split.valued.axes > 0 && k < distinct; ++k)
-        keys += start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
+    size_t keys = w.split.valued.axes > 0 || joint ? mw_crowdVertices(start, distinct, joint) : 0;
     w.split.held_bits = 0;
     if (keys > 0 && keys >= mw_heldFrom)
         for (w.split.held_bits = 6; w.split.held_bits < 32 && ((size_t)1 << w.split.held_bits) < 8 * keys;)
