@@ -40,6 +40,12 @@ static double mw_sampleSpacing(const mw_Nodes* nodes);
 int mw_engineTries(mw_EngineTry run, void* context, const mw_Nodes* nodes, double* size, double radius, double extent)
 {
     double narrowest = mw_dataCellsNarrowest(radius, extent), guess = -1.0;
+    /* first, whether a sample's pairs say that every try would pass the engine's budget; in cells
+     * a quarter wider than the narrowest, which the squeeze of a wide box takes (mw_squeeze) */
+    mw_DataCells sampled;
+    mw_dataCellsSet(&sampled, 1.25 * narrowest, radius, extent);
+    if (mw_engineDense(nodes, &sampled))
+        return MW_DENSE;
     for (int retry = 0;; ++retry) {
         *size = fmax(*size, narrowest);
         mw_DataCells cells;

@@ -707,6 +707,14 @@ static int mw_sortNodes(mw_Sorted* s, mw_Arena* arena, const mw_Nodes* nodes, co
     return mw_radixCells(s, arena, nodes, cells, range, dense, NULL);
 }
 
+/* The engine's budgets for m nodes: 4 pairs a node and tests_per_node tests (mw_testsPerNode for
+ * its search), each with room for small sets; no buffers yet. */
+static mw_Pairs mw_pairsBudget(size_t m, size_t tests_per_node)
+{
+    mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, tests_per_node * m + 65536};
+    return pairs;
+}
+
 /* Room for more pairs in the pair buffers: 0, or MW_DENSE past the budget, or an error. */
 static int mw_pairsRoom(mw_Pairs* pairs, mw_Arena* arena, size_t more)
 {
@@ -954,15 +962,14 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
 }
 
 /* Steps 1 and 2: the nodes sorted by cell, then the pairs within r, in pairs (whose buffers come from
- * the arena; the sort's are freed). A trace of fewer than 4 phases stops after its last. */
+ * the arena; the sort's are freed), within the budgets pairs holds (mw_pairsBudget, unless said
+ * otherwise). A trace of fewer than 4 phases stops after its last. */
 static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
                           const float box[6], uint32_t* scratch, mw_EngineTrace* trace)
 {
     size_t m = nodes->count;
     mw_Sorted s;
     memset(&s, 0, sizeof(s));
-    mw_Pairs none = {NULL, NULL, 0, 0, 4 * m + 65536, 0, mw_testsPerNode(nodes->dim) * m + 65536};
-    *pairs = none;
     int phases = trace ? trace->phases : 5, error;
     if ((error = mw_sortNodes(&s, arena, nodes, cells, box, scratch)) != meshweld_Ok)
         return error;
@@ -980,7 +987,8 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
             return MW_CROWDED;
         pairs->test_budget = SIZE_MAX / 2;
     }
-    if ((error = mw_pairsRoom(pairs, arena, m / 2 + 1024)) != meshweld_Ok)
+    size_t room = m / 2 + 1024 < pairs->budget ? m / 2 + 1024 : pairs->budget;
+    if ((error = mw_pairsRoom(pairs, arena, room)) != meshweld_Ok)
         return error;
     error = mw_findPairs(pairs, arena, &s, nodes);
     if (trace)
@@ -1030,7 +1038,7 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
                    const float box[6], uint32_t* scratch)
 {
     graph->first = graph->neighbour = NULL;
-    mw_Pairs pairs;
+    mw_Pairs pairs = mw_pairsBudget(nodes->count, mw_testsPerNode(nodes->dim));
     int mark = arena->count;
     int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL);
     if (error != meshweld_Ok) { /* (its buffers freed: the caller tries again, or another search) */
@@ -1061,7 +1069,7 @@ int mw_kdGraph(mw_Graph* graph, mw_Arena* arena, const mw_Kdtree* tree, double r
 {
     size_t m = tree->count;
     graph->first = graph->neighbour = NULL;
-    mw_Pairs pairs = {NULL, NULL, 0, 0, 4 * m + 65536, 0, 0}; /* the engine's budget of pairs */
+    mw_Pairs pairs = mw_pairsBudget(m, 0); /* the engine's budget of pairs (the tests are the tree's) */
     int mark = arena->count;
     mw_KdPairs search = {&pairs, arena, 0, mw_pairsRoom(&pairs, arena, m / 2 + 1024)};
     for (size_t t = 0; t < m && search.error == meshweld_Ok; ++t) { /* in the tree's order: near ones together */
@@ -1112,6 +1120,47 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
     return meshweld_Ok;
 }
 
+/* A set whose pairs within r pass the engine's budget many times over (dense clusters in any
+ * order, a dense part among sparse points) makes every try sort its nodes and search until the
+ * budget stops it, only for the sequential weld to do the work after. Its pairs show on a sample:
+ * each pair of nodes lies in it with probability about f^2 (f the fraction sampled), so a sample
+ * of about sqrt(32 m) nodes holds some 256 pairs where the whole set would hold twice the budget.
+ * The nodes are taken at random gaps of 1 to 2 / f - 1 (every node alike, whatever the input
+ * order: gaps of one length would sample rows and lattices in step with their period). Only speed
+ * depends on the answer: a sample the sort declines in these cells, or memory that fails, answers
+ * no, and the engine tries as it would. */
+#ifndef MW_SAMPLE_FROM /* nodes from which the engine's tries are first weighed on a sample (a test build sets 2) */
+#define MW_SAMPLE_FROM 65536
+#endif
+
+int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells)
+{
+    size_t m = nodes->count;
+    if (m < MW_SAMPLE_FROM || m < 2)
+        return 0;
+    double f = m > 32 ? sqrt(32.0 / (double)m) : 1.0; /* (every node of a small set: gaps of 1) */
+    size_t span = (size_t)(2.0 / f), room = (size_t)(2.0 * f * (double)m) + 64, k = 0;
+    mw_Arena arena = {{0}, 0};
+    uint32_t* point = (uint32_t*)mw_arenaAllocate(&arena, room, sizeof(uint32_t));
+    uint32_t* scratch = point ? (uint32_t*)mw_arenaAllocate(&arena, room, sizeof(uint32_t)) : NULL;
+    int dense = 0;
+    if (scratch) {
+        for (size_t j = mw_mix(MW_K0) % span; j < m && k < room; j += 1 + mw_mix((uint32_t)k * MW_K1) % (span - 1))
+            point[k++] = nodes->point ? nodes->point[j] : (uint32_t)j;
+        mw_Nodes sample = {nodes->points, nodes->stride, nodes->dim, point, k, nodes->radius};
+        /* the sample's budget of pairs: twice the set's, times part^2; its tests are not limited
+         * (in cells this narrow they stay within a few times the pairs and the nodes). MW_DENSE
+         * with no pair found means the sort declined the cells */
+        double part = (double)k / (double)m;
+        mw_Pairs pairs = mw_pairsBudget(m, 0);
+        pairs.budget = (size_t)(2.0 * (double)pairs.budget * part * part) + 1;
+        pairs.test_budget = SIZE_MAX / 2;
+        dense = mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL) == MW_DENSE && pairs.count > 0;
+    }
+    mw_arenaFree(&arena);
+    return dense;
+}
+
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace)
 {
@@ -1119,7 +1168,7 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     if (m == 0)
         return meshweld_Ok;
     mw_Arena arena = {{0}, 0};
-    mw_Pairs pairs;
+    mw_Pairs pairs = mw_pairsBudget(m, mw_testsPerNode(nodes->dim));
     uint64_t* sorted = NULL;
     unsigned char* merged = NULL;
     int error = mw_enginePairs(&pairs, &arena, nodes, cells, box, owner, trace); /* owner[] as scratch */

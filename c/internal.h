@@ -463,7 +463,8 @@ size_t mw_dataCellsIn(const float low[3], const float high[3], int dim, double s
  * an eighth of the size (mw_sampleSpacing), then an eighth of the size each time; not below
  * mw_dataCellsNarrowest, MW_CELL_RETRIES times at most. Then the caller's fallback (the
  * sequential weld, or the attribute weld's kd-tree). run(context, cells) is one try; returns the
- * last try's answer, *size the last size tried. */
+ * last try's answer, *size the last size tried. No try at all (MW_DENSE, *size unchanged) where a
+ * sample's pairs say each would pass the engine's budget (mw_engineDense). */
 #define MW_CELL_RETRIES 6
 struct mw_Nodes; /* (the engine's input, below) */
 typedef int (*mw_EngineTry)(void* context, const mw_DataCells* cells);
@@ -644,6 +645,10 @@ typedef struct mw_Nodes {
 typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
+/* Whether a sample of the nodes, searched in cells (a little wider than the narrowest: narrow, so
+ * that its tests stay few), says their pairs within r would pass the engine's budget twice over (the
+ * caller then welds sequentially at once); no for fewer than 65,536 nodes. */
+int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells);
 /* Steps 1 to 3 alone: the graph of the nodes within r of each other. Node j's neighbours are
  * neighbour[first[j] .. first[j + 1]): every one, the earlier ones first. Both arrays come from
  * the arena; scratch is room for count words; box may be NULL. */

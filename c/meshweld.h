@@ -305,7 +305,8 @@ typedef struct meshweld_Trace {
     size_t nodes;               /* output: distinct positions */
     size_t cells;               /* output: occupied cells */
     size_t tests;               /* output: distance tests of the pair search (when engine is 0, those made before it gave
-                                 * up: none when crowded cells had them counted beforehand) */
+                                 * up: none when crowded cells had them counted beforehand, nor when a sample of the
+                                 * nodes showed pairs far past the engine's budget: then no cell is sorted either) */
     size_t pair_count;          /* output: pairs within r (those beyond pair_capacity are not written) */
     double cell_size;           /* output: the cells' edge; cell (i, j, k) is [i c, (i + 1) c) x [j c, (j + 1) c) x .. */
     int engine;                 /* output: 1 the spatial engine ran, 0 it fell back to the sequential search */

@@ -1488,6 +1488,32 @@ static void group_misjudged(void)
         }
         free(p);
     }
+    /* sets large enough for the engine's tries to be weighed on a sample of their nodes first:
+     * dense clusters in random order (each point within r of most of its cluster's hundred) have
+     * their pairs seen there and go point by point before any try sorts them (no cell in the
+     * trace); a uniform cloud of as many points (about 2 pairs a point) still runs the engine.
+     * Either way the result is the kd-tree's */
+    for (int dim = 2; dim <= 3; ++dim) {
+        size_t n = 100000;
+        float r = 0.001f;
+        float* p = (float*)malloc(n * dim * sizeof(float));
+        seed(1400 + dim);
+        double centre[3] = {0, 0, 0};
+        for (size_t i = 0; i < n; ++i) {
+            if (i % 100 == 0)
+                for (int a = 0; a < dim; ++a) centre[a] = uniform();
+            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(centre[a] + gaussian() * r * 0.5);
+        }
+        shuffle_points(p, n, dim);
+        meshweld_Trace t = traced("dense clusters in random order", p, n, dim, r);
+        CHECK(!t.engine && t.cells == 0 && t.steps > 0, "dense clusters in random order dim %d: engine %d, %zu cells sorted",
+              dim, t.engine, t.cells);
+        for (size_t i = 0; i < n * dim; ++i) p[i] = (float)uniform();
+        t = traced("uniform cloud, 2 pairs a point", p, n, dim, (float)pow(1.0 / (double)n, 1.0 / dim));
+        CHECK(t.engine && t.pair_count > n && t.pair_count < 4 * n, "uniform cloud dim %d: engine %d, %zu pairs", dim,
+              t.engine, t.pair_count);
+        free(p);
+    }
 }
 
 /* ---- meshweld_cells: what the demo draws is what the method searches ---- */
