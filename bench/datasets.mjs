@@ -158,19 +158,19 @@ function uniformSet(dim, n) {
   };
 }
 
-function clusters(n) {
+function clusters(n, { shuffled = false } = {}) {
   const size = 100;
   const outliers = Math.round(n / 100);
   const centres = Math.floor((n - outliers) / size);
   const total = centres * size + outliers;
   const radius = 1e-3;
   return {
-    name: 'clusters',
+    name: shuffled ? 'clusters-shuffled' : 'clusters',
     family: 'adversarial',
     dim: 3,
     n: total,
     radius,
-    description: `${centres} gaussian clusters of ${size} points (sigma = r/2) in the unit cube, plus ${outliers} outliers in a cube of side 1e4; r = 1e-3`,
+    description: `${centres} gaussian clusters of ${size} points (sigma = r/2) in the unit cube, plus ${outliers} outliers in a cube of side 1e4; r = 1e-3${shuffled ? '; the same points in random order' : ''}`,
     build() {
       const random = mulberry32(77);
       const normal = gaussian(random);
@@ -181,6 +181,13 @@ function clusters(n) {
         for (let p = 0; p < size; p++) for (let a = 0; a < 3; a++) points[k++] = centre[a] + normal() * radius * 0.5;
       }
       for (let o = 0; o < outliers; o++) for (let a = 0; a < 3; a++) points[k++] = (random() - 0.5) * 1e4;
+      if (shuffled) {
+        const order = mulberry32(78);
+        for (let i = total - 1; i > 0; i--) {
+          const j = Math.floor(order() * (i + 1));
+          for (let a = 0; a < 3; a++) [points[3 * i + a], points[3 * j + a]] = [points[3 * j + a], points[3 * i + a]];
+        }
+      }
       return points;
     },
   };
@@ -265,6 +272,7 @@ export function datasets({ quick }) {
     uniformSet(3, 1e6),
     uniformSet(3, 4e6),
     clusters(2e5),
+    clusters(2e5, { shuffled: true }),
     row(1e5),
     lattice(317),
   ];
