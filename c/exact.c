@@ -200,11 +200,14 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
 /* Whether a one-shot pass whose first MW_PROBE points held few duplicates should keep its table
  * all the same: the same positions may come back far apart (a soup whose triangles are in random
  * order, points merged from several scans), which a prefix of the input cannot see: in random
- * order, its share of repeats grows with its length. MW_TWINS points taken evenly from the whole
- * input: a position with d copies among n points repeats in the sample about
+ * order, its share of repeats grows with its length. MW_TWINS points from the whole input, one at
+ * random in each of MW_TWINS equal stretches (at one offset in each, every sampled point of a
+ * soup whose stretch is a multiple of 3 would be the same corner of its triangle, and the corners
+ * of one kind repeat less: a shuffled grid of quads, whose positions have 6 copies, showed 1
+ * repeat where 11 were due): a position with d copies among n points repeats in the sample about
  * MW_TWINS^2 / 2 * (d - 1) / n times. Keeps it from d = 1.5 on (a third of the points duplicates,
  * a table that pays), and only past a few repeats. A failed allocation answers no. */
-#define MW_TWINS 2048
+#define MW_TWINS 4096
 static int mw_manyTwins(const float* points, size_t count, size_t stride, int dim)
 {
     mw_Table sample = {0};
@@ -213,7 +216,8 @@ static int mw_manyTwins(const float* points, size_t count, size_t stride, int di
     size_t repeats = 0, step = count / MW_TWINS;
     for (size_t k = 0; k < MW_TWINS; ++k) {
         uint32_t key[3];
-        mw_Entry* e = mw_exactSlot(&sample, mw_point(points, stride, k * step), dim, key);
+        size_t at = k * step + mw_mix((uint32_t)k * MW_K0) % step;
+        mw_Entry* e = mw_exactSlot(&sample, mw_point(points, stride, at), dim, key);
         if (e->value != MW_NONE)
             repeats++;
         else

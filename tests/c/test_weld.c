@@ -1586,6 +1586,24 @@ static void group_exact(void)
         CHECK(t.nodes == m, "shuffled soup dim %d: %zu nodes for %zu positions", dim, t.nodes, m);
         free(p);
     }
+    {
+        /* a soup in random order whose corners repeat by kind: triangle t is (P_t, P_t+1, P_t+2)
+         * around a ring of 102,400 positions, so each position comes once as a first corner and
+         * twice as another. Its length is 75 * 4,096 points: a sample of every 75th point (or
+         * 150th) would meet first corners alone, which never repeat; the sample meets corners of
+         * every kind, and the pass keeps its table */
+        seed(97);
+        size_t m = 102400, n = 3 * m;
+        float* ring = make_uniform(m, 3, 1.0);
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t t = 0; t < m; ++t)
+            for (int c = 0; c < 3; ++c) memcpy(p + t * 9 + c * 3, ring + (t + (size_t)c) % m * 3, 3 * sizeof(float));
+        shuffle_points(p, m, 9); /* whole triangles */
+        meshweld_Trace t = traced("shuffled soup, corners by kind", p, n, 3, (float)(0.5 * pow(1.0 / (double)m, 1.0 / 3)));
+        CHECK(t.nodes == m, "shuffled soup, corners by kind: %zu nodes for %zu positions", t.nodes, m);
+        free(p);
+        free(ring);
+    }
     for (int dim = 2; dim <= 3; ++dim) {
         seed(90 + dim);
         size_t n = 5000;
