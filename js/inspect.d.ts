@@ -37,8 +37,10 @@ export interface WeldTrace {
   cellStart: Uint32Array;
   /** The pairs within r as input indices [a0, b0, a1, b1, ...], a < b, in the order found. */
   pairs: Uint32Array;
-  /** Distance tests made by the pair search (on a set too dense for it, those made before it gave up: 0 when its crowded cells had them counted beforehand). */
+  /** Distance tests made by the pair search (on a set too dense for it, those made before it gave up: 0 when its crowded cells had them counted beforehand, or when no cell was sorted). */
   tests: number;
+  /** Occupied cells the engine's last try sorted the points into (with engine 'spatial', those of cellStart); 0 when no try ran: a sample of a set of 65,536 distinct points or more showed pairs within r far past the engine's budget, so the points went straight to the sequential search. */
+  sortedCells: number;
   /** With engine 'sequential': the representatives its search compared, all points together (a few per point where its cells suit the data); else 0. */
   steps: number;
   /** Milliseconds of each phase, measured in this runtime. */

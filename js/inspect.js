@@ -111,6 +111,7 @@ export function traceWeld(points, options) {
       cellStart: spatial ? copyOut(Uint32Array, buffers.cell_start, t.cells + 1) : new Uint32Array(0),
       pairs: spatial ? copyOut(Uint32Array, buffers.pairs, 2 * Math.min(t.pair_count, capacity)) : new Uint32Array(0),
       tests: t.tests,
+      sortedCells: t.cells,
       steps: t.steps,
       phases,
     };

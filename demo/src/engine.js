@@ -257,7 +257,9 @@ export function setupEngine(section, { getState, update, play, traceWeld }) {
     if (!script) text = `Without the trace this page shows the cells only: grid's cells of side ${grid.size.toPrecision(3)} (this page's reading of the rule) for r = ${s.r}. Hover or tap a point.`;
     else if (!spatial) {
       const tests = script.trace.tests;
-      const gaveUp = tests > 0 ? `its pair search gave up after ${int(tests)} distance tests (more than its budget allows, or made faster than it allows)` : 'its cells were too crowded to start a pair search (the tests it would make, counted first, passed its budget)';
+      const gaveUp = tests > 0 ? `its pair search gave up after ${int(tests)} distance tests (more than its budget allows, or made faster than it allows)`
+        : script.trace.sortedCells > 0 ? 'its cells were too crowded to start a pair search (the tests it would make, counted first, passed its budget)'
+        : 'a sample of its points showed far more pairs within r than its budget allows, so no cell was sorted';
       text = `On these points (dense clusters) ${gaveUp}, so the module fell back to its sequential path: it welds point by point, with no pairs to show. ${int(script.trace.count)} outputs.`;
     }
     else if (step === null) text = `${int(points.length / 2)} points in, ${int(script.trace.count)} out, exactly the naive result. Press step, play, or a phase to replay how the engine got there.`;

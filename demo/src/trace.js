@@ -12,6 +12,8 @@
 //     pairs: Uint32Array,          pairs within r as input indices [a0, b0, a1, b1, ...], a < b, in the
 //                                  order the cell-by-cell search found them
 //     tests,                       distance tests made by the pair search
+//     sortedCells,                 occupied cells the last try sorted into (0: a sample sent the points
+//                                  straight to the sequential search, no cell sorted)
 //     phases: [{ name: 'duplicates' | 'sort' | 'pairs' | 'graph' | 'walk', ms }],
 //   }
 // Nothing here decides a merge: the walk below only replays, for display, what `pairs` and

@@ -100,8 +100,34 @@ test('traceWeld: a lattice denser than r goes to the sequential search before it
   const t = traceWeld(points, { dim: 2, radius });
   assert.equal(t.engine, 'sequential');
   assert.equal(t.tests, 0);
+  assert.ok(t.sortedCells > 0, `${t.sortedCells} cells sorted`); // (40,000 points: no sample weighs the tries)
   // its search compares about five representatives per point (a 2r cell holds about four)
   assert.ok(t.steps > side * side && t.steps < 32 * side * side, `${t.steps} steps`);
+  assert.deepEqual(t.remap, weld(points, { dim: 2, radius, method: 'kdtree' }).remap);
+});
+
+test('traceWeld: 100,000 points of dense clusters in random order: a sample shows their pairs, and no cell is sorted', () => {
+  // clusters of 100 points within about r of each other: some 50 pairs a point, where the engine's
+  // budget is 4; a sample of about 1,800 points finds more than 256 pairs among them
+  const n = 100000;
+  const radius = 1e-3;
+  const random = mulberry32(23);
+  const points = new Float32Array(n * 2);
+  for (let c = 0; c < n / 100; c++) {
+    const [x, y] = [random(), random()];
+    for (let k = 0; k < 100; k++) points.set([x + (random() - 0.5) * radius, y + (random() - 0.5) * radius], 2 * (c * 100 + k));
+  }
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const [x, y] = [points[2 * i], points[2 * i + 1]];
+    points.copyWithin(2 * i, 2 * j, 2 * j + 2);
+    points.set([x, y], 2 * j);
+  }
+  const t = traceWeld(points, { dim: 2, radius });
+  assert.equal(t.engine, 'sequential');
+  assert.equal(t.tests, 0);
+  assert.equal(t.sortedCells, 0);
+  assert.ok(t.steps > 0);
   assert.deepEqual(t.remap, weld(points, { dim: 2, radius, method: 'kdtree' }).remap);
 });
 
