@@ -738,6 +738,13 @@ static int mw_pairsRoom(mw_Pairs* pairs, mw_Arena* arena, size_t more)
     return meshweld_Ok;
 }
 
+/* The pair buffers' first room: for half the nodes, and more for small sets, within the budget. */
+static int mw_pairsFirst(mw_Pairs* pairs, mw_Arena* arena, size_t m)
+{
+    size_t room = m / 2 + 1024;
+    return mw_pairsRoom(pairs, arena, room < pairs->budget ? room : pairs->budget);
+}
+
 /* mw_pairsRoom for a search that keeps the count and the buffers in locals (n, earlier, later,
  * capacity): they are written back and read again. */
 static int mw_pairsGrow(mw_Pairs* pairs, mw_Arena* arena, size_t n, size_t more, uint32_t** earlier,
@@ -987,8 +994,7 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
             return MW_CROWDED;
         pairs->test_budget = SIZE_MAX / 2;
     }
-    size_t room = m / 2 + 1024 < pairs->budget ? m / 2 + 1024 : pairs->budget;
-    if ((error = mw_pairsRoom(pairs, arena, room)) != meshweld_Ok)
+    if ((error = mw_pairsFirst(pairs, arena, m)) != meshweld_Ok)
         return error;
     error = mw_findPairs(pairs, arena, &s, nodes);
     if (trace)
@@ -1071,7 +1077,7 @@ int mw_kdGraph(mw_Graph* graph, mw_Arena* arena, const mw_Kdtree* tree, double r
     graph->first = graph->neighbour = NULL;
     mw_Pairs pairs = mw_pairsBudget(m, 0); /* the engine's budget of pairs (the tests are the tree's) */
     int mark = arena->count;
-    mw_KdPairs search = {&pairs, arena, 0, mw_pairsRoom(&pairs, arena, m / 2 + 1024)};
+    mw_KdPairs search = {&pairs, arena, 0, mw_pairsFirst(&pairs, arena, m)};
     for (size_t t = 0; t < m && search.error == meshweld_Ok; ++t) { /* in the tree's order: near ones together */
         const float* q = &tree->coords[t * 3];
         double p[3] = {q[0], q[1], q[2]};
@@ -1150,12 +1156,14 @@ int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells)
         mw_Nodes sample = {nodes->points, nodes->stride, nodes->dim, point, k, nodes->radius};
         /* the sample's budget of pairs: twice the set's, times part^2; its tests are not limited
          * (in cells this narrow they stay within a few times the pairs and the nodes). MW_DENSE
-         * with no pair found means the sort declined the cells */
+         * before the pair buffers were made means the sort declined the cells; after, the pairs
+         * passed the budget (or one node's candidates did, more than cells this narrow hold
+         * without many pairs) */
         double part = (double)k / (double)m;
         mw_Pairs pairs = mw_pairsBudget(m, 0);
         pairs.budget = (size_t)(2.0 * (double)pairs.budget * part * part) + 1;
         pairs.test_budget = SIZE_MAX / 2;
-        dense = mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL) == MW_DENSE && pairs.count > 0;
+        dense = mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL) == MW_DENSE && pairs.earlier != NULL;
     }
     mw_arenaFree(&arena);
     return dense;
