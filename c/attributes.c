@@ -688,7 +688,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
             mw_GraphTry graph_try = {&graph, &arena, &list, owner};
             /* crowded cells: smaller ones (mw_engineTries), before the kd-tree */
-            error = mw_engineTries(mw_graphTry, &graph_try, &list, &size, o.radius, d.extent);
+            error = mw_engineTries(mw_graphTry, &graph_try, &list, &size, o.radius, d.extent, 0);
             if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
                 goto done;
             joint = error != meshweld_Ok;

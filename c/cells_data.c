@@ -37,15 +37,24 @@ size_t mw_dataCellsIn(const float low[3], const float high[3], int dim, double s
 
 static double mw_sampleSpacing(const mw_Nodes* nodes);
 
-int mw_engineTries(mw_EngineTry run, void* context, const mw_Nodes* nodes, double* size, double radius, double extent)
+int mw_engineTries(mw_EngineTry run, void* context, const mw_Nodes* nodes, double* size, double radius, double extent,
+                   int crowds)
 {
     double narrowest = mw_dataCellsNarrowest(radius, extent), guess = -1.0;
     /* first, whether a sample's pairs say that every try would pass the engine's budget; in cells
      * a quarter wider than the narrowest, which the squeeze of a wide box takes (mw_squeeze) */
     mw_DataCells sampled;
     mw_dataCellsSet(&sampled, 1.25 * narrowest, radius, extent);
-    if (mw_engineDense(nodes, &sampled))
+    int dense = mw_engineDense(nodes, &sampled, crowds);
+    if (dense == MW_DENSE)
         return MW_DENSE;
+    if (dense == MW_CORE) { /* one try, where the crowded cells are taken out */
+        *size = narrowest;
+        mw_DataCells cells;
+        mw_dataCellsSet(&cells, narrowest, radius, extent);
+        int error = run(context, &cells);
+        return error == MW_CROWDED ? MW_DENSE : error;
+    }
     for (int retry = 0;; ++retry) {
         *size = fmax(*size, narrowest);
         mw_DataCells cells;

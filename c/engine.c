@@ -26,7 +26,9 @@
  * tests or pairs pass a budget the engine stops and says so (MW_DENSE, or MW_CROWDED when its
  * count of the tests in its cells did before the search: cells wider than the points' spacing
  * may have been the cause), and the caller welds sequentially, where such clusters cost one
- * comparison per point. */
+ * comparison per point. A dense core among sparse points (under half of them) is taken apart
+ * instead: its crowded cells leave the pair search, and the walk welds their nodes one by one
+ * against their cells' representatives (mw_crowdSplit, mw_crowdWalk). */
 #include "internal.h"
 
 #include <math.h>
@@ -963,6 +965,164 @@ static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m, co
     trace->cells = occupied;
 }
 
+/* Crowded cells among sparse ones (a dense core in a sparse cloud, as a scan whose density falls
+ * with distance): their pairs within r would pass the engine's budget, while the sequential weld
+ * would pay a look-up of every node's cells in an index far larger than the cache. The cells of
+ * more than mw_crowdNodes nodes, at cells on their floor of 2r (where a cell holds few
+ * representatives however many nodes it has), leave the pair search, and the walk welds their nodes one by one
+ * against the representatives of their cells, as the sequential weld does: each cell keeps its
+ * representatives in the order they were made, so the first within r is the earliest. Their
+ * neighbour cells' nodes ("the ring") are still searched for pairs among themselves and the rest,
+ * and in the walk also look through the representatives of the crowded cells their r-box touches;
+ * every candidate of every node is met, so the walk is still the naive greedy. Not when crowded
+ * cells hold half the nodes or more (dense clusters, heavy merging): the sequential weld is as
+ * fast there. */
+#define MW_CROWD_REACH 0.39 /* cells at their floor (2r, or 2.5r for coordinates far out): reach (r in cells) from here */
+
+typedef struct mw_Crowd {
+    size_t most;    /* input: the most nodes of a cell that is not crowded */
+    int walk;       /* input: the walk's lists are wanted (else the crowded cells are only taken out, and a
+                     * set without them is not searched: a sample's second look) */
+    size_t crowded; /* crowded cells: list cells 0 to crowded - 1; the ring's cells follow */
+    size_t lists;   /* list cells (0: no crowd) */
+    size_t nodes;   /* nodes in crowded cells */
+    uint32_t* at;   /* by node: its list cell << 5 | its touch state, or MW_NONE */
+    uint32_t* near; /* crowded cell L: the list cells around it, 27 L + (dx + 1) + 3 (dy + 1) + 9 (dz + 1), or MW_NONE */
+    uint32_t* ring_first; /* ring cell k (list cell crowded + k): its entries ring_entry[ring_first[k] .. ring_first[k + 1]) */
+    uint32_t* ring_entry; /* a crowded cell next to it << 5 | the offset toward that cell */
+    uint32_t* slot_first; /* list cell L: its representatives so far, slots[slot_first[L] .. slot_end[L]) */
+    uint32_t* slot_end;
+    mw_Point4* slots;
+} mw_Crowd;
+
+/* The most nodes of a cell that the pair search takes at cells on their floor: about as many as
+ * the representatives such a cell can hold (points more than r apart in a box of 2r). */
+static size_t mw_crowdNodes(int dim)
+{
+    return dim == 3 ? 48 : 16;
+}
+
+/* The sorted cell whose key is cell c's plus delta, or s->cells when no node has it. */
+static size_t mw_cellAt(const mw_Sorted* s, size_t c, int64_t delta)
+{
+    if (!s->key)
+        return (size_t)((int64_t)c + delta);
+    uint64_t want = s->key[c] + (uint64_t)delta;
+    size_t lo = 0, hi = s->cells;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->key[mid] < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->cells && s->key[lo] == want ? lo : s->cells;
+}
+
+/* The points of the cells of more than most nodes out of the sorted ones (their cells stay, empty). */
+static MW_NOINLINE int mw_crowdTakeOut(mw_Sorted* s, size_t most)
+{
+    size_t to = 0, from = s->start[0], within = 0;
+    for (size_t c = 0; c < s->cells; ++c) {
+        size_t end = s->start[c + 1], k = end - from;
+        s->start[c] = (uint32_t)to;
+        if (k <= most) {
+            memmove(&s->p[to], &s->p[from], k * sizeof(mw_Point4));
+            memmove(&s->touch[to], &s->touch[from], k);
+            to += k;
+            within += k * (k - 1) / 2;
+        }
+        from = end;
+    }
+    s->start[s->cells] = (uint32_t)to;
+    s->within = within;
+    return meshweld_Ok;
+}
+
+/* Takes the crowded cells out of the sorted points (their cells stay, empty), and with crowd->walk
+ * makes the walk's lists; nothing when there are none, or too many (then MW_DENSE without
+ * crowd->walk), or (for the walk) when the cells are wider than their floor. */
+static MW_NOINLINE int mw_crowdSplit(mw_Crowd* crowd, mw_Sorted* s, mw_Arena* arena, size_t m, int dim, const mw_DataCells* cells)
+{
+    size_t most = crowd->most, crowded = 0, inside = 0;
+    if (crowd->walk && cells->reach < MW_CROWD_REACH)
+        return meshweld_Ok;
+    for (size_t c = 0; c < s->cells; ++c) {
+        size_t k = s->start[c + 1] - s->start[c];
+        if (k > most)
+            crowded++, inside += k;
+    }
+    if (crowded == 0 || 2 * inside >= m || 27 * crowded >= (size_t)1 << 27) /* (list cells take 27 bits) */
+        return crowd->walk ? meshweld_Ok : MW_DENSE; /* (a sample's second look: no search) */
+    crowd->nodes = inside;
+    if (!crowd->walk)
+        return mw_crowdTakeOut(s, most);
+    /* the list cells: the crowded ones, then the occupied cells around them */
+    int64_t delta[27];
+    for (int o = 0; o < 27; ++o)
+        delta[o] = (int64_t)(o % 3 - 1) + (int64_t)s->extent[0] * ((int64_t)(o / 3 % 3 - 1) + (int64_t)s->extent[1] * (o / 9 - 1));
+    uint32_t* list_of = (uint32_t*)mw_arenaAllocate(arena, s->cells, sizeof(uint32_t)); /* sorted cell -> list cell */
+    uint32_t* near = (uint32_t*)mw_arenaAllocate(arena, crowded, 2 * 27 * sizeof(uint32_t));
+    crowd->at = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+    if (!list_of || !near || !crowd->at)
+        return meshweld_ErrorMemory;
+    uint32_t* cell_of = near + 27 * crowded; /* list cell -> sorted cell (at most 27 per crowded one) */
+    memset(list_of, 0xff, s->cells * sizeof(uint32_t));
+    size_t lists = 0;
+    for (size_t c = 0; c < s->cells; ++c)
+        if (s->start[c + 1] - s->start[c] > most)
+            cell_of[lists] = (uint32_t)c, list_of[c] = (uint32_t)lists++;
+    for (size_t l = 0; l < crowded; ++l)
+        for (int o = 0; o < 27; ++o) {
+            uint32_t* entry = &near[27 * l + o];
+            *entry = MW_NONE;
+            if (dim == 2 && o / 9 != 1)
+                continue;
+            size_t b = mw_cellAt(s, cell_of[l], delta[o]);
+            if (b == s->cells || s->start[b] == s->start[b + 1])
+                continue;
+            if (list_of[b] == MW_NONE)
+                cell_of[lists] = (uint32_t)b, list_of[b] = (uint32_t)lists++;
+            *entry = list_of[b];
+        }
+    mw_arenaRelease(arena, list_of);
+    /* the ring's entries, by ring cell (a counting sort), and the lists' room: each cell's nodes */
+    size_t ring = lists - crowded, room = 0;
+    uint32_t* block = (uint32_t*)mw_arenaAllocate(arena, (ring + 1) + 26 * crowded + 2 * lists + 1, sizeof(uint32_t));
+    if (!block)
+        return meshweld_ErrorMemory;
+    crowd->ring_first = block;
+    crowd->ring_entry = block + ring + 1;
+    crowd->slot_first = crowd->ring_entry + 26 * crowded;
+    crowd->slot_end = crowd->slot_first + lists + 1;
+    memset(crowd->ring_first, 0, (ring + 1) * sizeof(uint32_t));
+    for (size_t e = 0; e < 27 * crowded; ++e)
+        if (near[e] != MW_NONE && near[e] >= crowded)
+            crowd->ring_first[near[e] - crowded + 1]++;
+    for (size_t k = 0; k < ring; ++k)
+        crowd->ring_first[k + 1] += crowd->ring_first[k];
+    for (size_t e = 0; e < 27 * crowded; ++e)
+        if (near[e] != MW_NONE && near[e] >= crowded)
+            crowd->ring_entry[crowd->ring_first[near[e] - crowded]++] = (uint32_t)(e / 27) << 5 | (uint32_t)(26 - e % 27);
+    for (size_t k = ring; k > 0; --k)
+        crowd->ring_first[k] = crowd->ring_first[k - 1];
+    crowd->ring_first[0] = 0;
+    memset(crowd->at, 0xff, m * sizeof(uint32_t));
+    for (size_t l = 0; l < lists; ++l) {
+        size_t c = cell_of[l];
+        crowd->slot_first[l] = crowd->slot_end[l] = (uint32_t)room;
+        for (size_t i = s->start[c]; i < s->start[c + 1]; ++i)
+            crowd->at[s->p[i].node] = (uint32_t)l << 5 | s->touch[i];
+        room += s->start[c + 1] - s->start[c];
+    }
+    crowd->slot_first[lists] = (uint32_t)room;
+    if (!(crowd->slots = (mw_Point4*)mw_arenaAllocate(arena, room, sizeof(mw_Point4))))
+        return meshweld_ErrorMemory;
+    crowd->near = near;
+    crowd->crowded = crowded, crowd->lists = lists;
+    return mw_crowdTakeOut(s, most);
+}
+
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace)
 {
     return mw_engineWeldBoxed(owner, nodes, cells, NULL, trace);
@@ -972,7 +1132,7 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
  * the arena; the sort's are freed), within the budgets pairs holds (mw_pairsBudget, unless said
  * otherwise). A trace of fewer than 4 phases stops after its last. */
 static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                          const float box[6], uint32_t* scratch, mw_EngineTrace* trace)
+                          const float box[6], uint32_t* scratch, mw_EngineTrace* trace, mw_Crowd* crowd)
 {
     size_t m = nodes->count;
     mw_Sorted s;
@@ -988,7 +1148,10 @@ static int mw_enginePairs(mw_Pairs* pairs, mw_Arena* arena, const mw_Nodes* node
      * before it makes them (those within cells first: past the budget alone, nothing more is
      * looked up), and past the budget the sequential weld takes over at once, rather than after a
      * search stopped on its way (a set a little over the budget paid most of both); within it, the
-     * search runs to its end */
+     * search runs to its end. The crowded cells first, where they can be taken out (in a weld,
+     * only where the cells crowd: their count costs a pass over the cells) */
+    if (crowd && (s.within > 2 * m || !crowd->walk) && (error = mw_crowdSplit(crowd, &s, arena, m, nodes->dim, cells)) != meshweld_Ok)
+        return error;
     if (s.within > 2 * m) {
         if (mw_countTests(&s, pairs->test_budget) > pairs->test_budget)
             return MW_CROWDED;
@@ -1046,7 +1209,7 @@ int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, cons
     graph->first = graph->neighbour = NULL;
     mw_Pairs pairs = mw_pairsBudget(nodes->count, mw_testsPerNode(nodes->dim));
     int mark = arena->count;
-    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL);
+    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL, NULL);
     if (error != meshweld_Ok) { /* (its buffers freed: the caller tries again, or another search) */
         mw_arenaUnwind(arena, mark);
         return error;
@@ -1139,7 +1302,7 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
 #define MW_SAMPLE_FROM 65536
 #endif
 
-int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells)
+int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds)
 {
     size_t m = nodes->count;
     if (m < MW_SAMPLE_FROM || m < 2)
@@ -1163,10 +1326,101 @@ int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells)
         mw_Pairs pairs = mw_pairsBudget(m, 0);
         pairs.budget = (size_t)(2.0 * (double)pairs.budget * part * part) + 1;
         pairs.test_budget = SIZE_MAX / 2;
-        dense = mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL) == MW_DENSE && pairs.earlier != NULL;
+        size_t budget = pairs.budget;
+        int mark = arena.count;
+        if (mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL, NULL) == MW_DENSE && pairs.earlier != NULL) {
+            dense = MW_DENSE;
+            /* with crowds, a second look: the sample's crowded cells (two nodes or more: some 2 / f
+             * nodes or more in the set) taken out. Where they hold under half of it and the rest
+             * has few pairs (an eighth of that budget), the pairs were a dense core's, which the
+             * engine's walk takes one by one */
+            mw_arenaUnwind(&arena, mark);
+            mw_Crowd look;
+            memset(&look, 0, sizeof(look));
+            look.most = 1;
+            pairs = mw_pairsBudget(m, 0);
+            pairs.budget = budget / 8 + 1;
+            pairs.test_budget = SIZE_MAX / 2;
+            if (crowds && mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL, &look) == meshweld_Ok)
+                dense = MW_CORE;
+        }
     }
     mw_arenaFree(&arena);
     return dense;
+}
+
+/* The first representative of list cell l within r of p and earlier than best (else best); *compared
+ * counts the representatives read. */
+MW_INLINE uint32_t mw_crowdEarliest(const mw_Crowd* crowd, uint32_t l, const double p[3], uint32_t best, double r2,
+                                    int dim, size_t* compared)
+{
+    const mw_Point4* slot = crowd->slots;
+    uint32_t i = crowd->slot_first[l], end = crowd->slot_end[l];
+    for (; i < end && slot[i].node < best; ++i) {
+        double dx = p[0] - slot[i].x, dy = p[1] - slot[i].y, d = mw_squared(dx) + mw_squared(dy);
+        if (dim == 3) {
+            double dz = p[2] - slot[i].z;
+            d += mw_squared(dz);
+        }
+        if (d <= r2) {
+            best = slot[i].node;
+            break;
+        }
+    }
+    *compared += i - crowd->slot_first[l] + (i < end);
+    return best;
+}
+
+/* Step 4 with crowded cells: every node in order, its earliest neighbour among the pairs as
+ * before, and for the nodes of the list cells the earliest representative within r in the list
+ * cells its r-box touches (a crowded node: all of them; a node of the ring: the crowded ones, the
+ * others being its pairs'); one that finds none joins its cell's list. Returns the
+ * representatives compared. */
+static MW_NOINLINE size_t mw_crowdWalk(uint32_t* owner, unsigned char* merged, const uint64_t* sorted, size_t count,
+                                       mw_Crowd* crowd, const mw_Nodes* nodes)
+{
+    uint32_t touched[27]; /* by touch state: the offsets (dx + 1) + 3 (dy + 1) + 9 (dz + 1) its r-box reaches */
+    for (int t = 0; t < 27; ++t) {
+        touched[t] = 0;
+        for (int o = 0; o < 27; ++o)
+            if ((o % 3 == 1 || o % 3 == t % 3) && (o / 3 % 3 == 1 || o / 3 % 3 == t / 3 % 3) &&
+                (o / 9 == 1 || o / 9 == t / 9))
+                touched[t] |= 1u << o;
+    }
+    int dim = nodes->dim;
+    double r2 = nodes->radius * nodes->radius;
+    size_t m = nodes->count, compared = 0, k = 0;
+    for (size_t j = 0; j < m; ++j) {
+        uint32_t best = MW_NONE;
+        for (; k < count && (uint32_t)(sorted[k] >> 32) == j; ++k) {
+            uint32_t a = (uint32_t)sorted[k];
+            best = !(merged[a >> 3] >> (a & 7) & 1) && a < best ? a : best;
+        }
+        uint32_t at = crowd->at[j];
+        if (at != MW_NONE) {
+            const float* q = mw_nodePoint(nodes, j);
+            double p[3] = {q[0], q[1], dim == 3 ? q[2] : 0.0};
+            uint32_t l = at >> 5, reach = touched[at & 31];
+            if (l < crowd->crowded) {
+                for (int o = 0; o < 27; ++o)
+                    if (reach >> o & 1 && crowd->near[27 * l + o] != MW_NONE)
+                        best = mw_crowdEarliest(crowd, crowd->near[27 * l + o], p, best, r2, dim, &compared);
+            } else {
+                for (uint32_t e = crowd->ring_first[l - crowd->crowded]; e < crowd->ring_first[l - crowd->crowded + 1]; ++e)
+                    if (reach >> (crowd->ring_entry[e] & 31) & 1)
+                        best = mw_crowdEarliest(crowd, crowd->ring_entry[e] >> 5, p, best, r2, dim, &compared);
+            }
+            if (best == MW_NONE) {
+                mw_Point4* slot = &crowd->slots[crowd->slot_end[l]++];
+                slot->x = q[0], slot->y = q[1], slot->z = dim == 3 ? q[2] : 0.0f, slot->node = (uint32_t)j;
+            }
+        }
+        if (best != MW_NONE) {
+            owner[j] = best;
+            merged[j >> 3] |= (unsigned char)(1u << (j & 7));
+        }
+    }
+    return compared;
 }
 
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
@@ -1179,7 +1433,12 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     mw_Pairs pairs = mw_pairsBudget(m, mw_testsPerNode(nodes->dim));
     uint64_t* sorted = NULL;
     unsigned char* merged = NULL;
-    int error = mw_enginePairs(&pairs, &arena, nodes, cells, box, owner, trace); /* owner[] as scratch */
+    mw_Crowd crowd;
+    memset(&crowd, 0, sizeof(crowd));
+    crowd.most = mw_crowdNodes(nodes->dim), crowd.walk = 1;
+    int error = mw_enginePairs(&pairs, &arena, nodes, cells, box, owner, trace, &crowd); /* owner[] as scratch */
+    if (trace)
+        trace->crowded = crowd.nodes;
     if (error != meshweld_Ok || (trace && trace->phases <= 3))
         goto out;
     if ((error = mw_pairsByLater(&sorted, &pairs, &arena, m)) != meshweld_Ok || (trace && trace->phases <= 4))
@@ -1196,6 +1455,12 @@ int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCell
     memset(merged, 0, m / 8 + 1);
     for (size_t j = 0; j < m; ++j)
         owner[j] = (uint32_t)j;
+    if (crowd.lists) {
+        size_t compared = mw_crowdWalk(owner, merged, sorted, pairs.count, &crowd, nodes);
+        if (trace)
+            trace->steps = compared;
+        goto out;
+    }
     for (size_t k = 0; k < pairs.count;) {
         uint32_t j = (uint32_t)(sorted[k] >> 32), best = MW_NONE;
         for (; k < pairs.count && (uint32_t)(sorted[k] >> 32) == j; ++k) {

@@ -464,12 +464,14 @@ size_t mw_dataCellsIn(const float low[3], const float high[3], int dim, double s
  * mw_dataCellsNarrowest, MW_CELL_RETRIES times at most. Then the caller's fallback (the
  * sequential weld, or the attribute weld's kd-tree). run(context, cells) is one try; returns the
  * last try's answer, *size the last size tried. No try at all (MW_DENSE, *size unchanged) where a
- * sample's pairs say each would pass the engine's budget (mw_engineDense). */
+ * sample's pairs say each would pass the engine's budget (mw_engineDense); with crowds (run takes
+ * crowded cells out of its search), one try in the narrowest cells where they say a dense core
+ * holds those pairs. */
 #define MW_CELL_RETRIES 6
 struct mw_Nodes; /* (the engine's input, below) */
 typedef int (*mw_EngineTry)(void* context, const mw_DataCells* cells);
 int mw_engineTries(mw_EngineTry run, void* context, const struct mw_Nodes* nodes, double* size, double radius,
-                   double extent);
+                   double extent, int crowds);
 
 /* A cell edge for points (node j is point index[j], or j when index is NULL): the typical spacing,
  * from a sample, times an irrational factor; at least 2r. Only speed depends on it. */
@@ -645,10 +647,13 @@ typedef struct mw_Nodes {
 typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
+#define MW_CORE 3 /* mw_engineDense: dense, but in crowded cells of under half the nodes, the rest sparse */
+
 /* Whether a sample of the nodes, searched in cells (a little wider than the narrowest: narrow, so
- * that its tests stay few), says their pairs within r would pass the engine's budget twice over (the
- * caller then welds sequentially at once); no for fewer than 65,536 nodes. */
-int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells);
+ * that its tests stay few), says their pairs within r would pass the engine's budget twice over:
+ * MW_DENSE (the caller then welds sequentially at once), or with crowds MW_CORE where those pairs
+ * lie in a dense core whose cells the engine takes out of its search; 0 for fewer than 65,536 nodes. */
+int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds);
 /* Steps 1 to 3 alone: the graph of the nodes within r of each other. Node j's neighbours are
  * neighbour[first[j] .. first[j + 1]): every one, the earlier ones first. Both arrays come from
  * the arena; scratch is room for count words; box may be NULL. */

@@ -311,7 +311,11 @@ typedef struct meshweld_Trace {
     double cell_size;           /* output: the cells' edge; cell (i, j, k) is [i c, (i + 1) c) x [j c, (j + 1) c) x .. */
     int engine;                 /* output: 1 the spatial engine ran, 0 it fell back to the sequential search */
     size_t steps;               /* output: when engine is 0, the representatives the sequential search compared
-                                 * (its work: a few per node where its cells suit the data) */
+                                 * (its work: a few per node where its cells suit the data); when engine is 1
+                                 * and crowded is not 0, those the walk compared for the crowded cells */
+    size_t crowded;             /* output: nodes in cells too crowded for the pair search (cells on their floor of 2r,
+                                 * a minority of the nodes): the walk welds them one by one against their cells'
+                                 * representatives */
 } meshweld_Trace;
 
 /**

@@ -390,11 +390,12 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * than searching for them (the same rule, so the same result). Crowded cells: smaller ones
      * (mw_engineTries), before the sequential search, which starts from the last size tried */
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE
-                                                                : mw_engineTries(mw_weldTry, &weld_try, &nodes, &size, w->radius, b.d.extent);
+                                                                : mw_engineTries(mw_weldTry, &weld_try, &nodes, &size, w->radius, b.d.extent, 1);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;
         trace->engine = engine == meshweld_Ok;
+        trace->crowded = engine == meshweld_Ok ? trace->crowded : 0;
         for (size_t k = 0; trace->order && k < trace->nodes && engine == meshweld_Ok; ++k)
             trace->order[k] = (uint32_t)mw_freePoint(&b, trace->order[k]);
         size_t written = trace->pair_count < trace->pair_capacity ? trace->pair_count : trace->pair_capacity;

@@ -274,7 +274,7 @@ int meshweld_trace(unsigned int* remap, const float* points, size_t count, size_
     trace->nodes = trace->cells = trace->tests = trace->pair_count = 0;
     trace->cell_size = 0;
     trace->engine = 0;
-    trace->steps = 0;
+    trace->steps = trace->crowded = 0;
     w.oneshot = 1;
     w.countonly = 1;
     w.trace = trace;

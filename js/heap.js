@@ -53,7 +53,7 @@ export const Info = struct('meshweld_Info', [['unique_count', 'size'], ['method'
 export const Trace = struct('meshweld_Trace', [
   ['phases', 'int'], ['distinct', 'pointer'], ['order', 'pointer'], ['cell_keys', 'pointer'], ['cell_start', 'pointer'],
   ['pairs', 'pointer'], ['pair_capacity', 'size'], ['nodes', 'size'], ['cells', 'size'], ['tests', 'size'],
-  ['pair_count', 'size'], ['cell_size', 'double'], ['engine', 'int'], ['steps', 'size'],
+  ['pair_count', 'size'], ['cell_size', 'double'], ['engine', 'int'], ['steps', 'size'], ['crowded', 'size'],
 ]);
 /** meshweld_Attribute: const float* data, size_t stride, int size, float tolerance. */
 export const Attribute = struct('meshweld_Attribute', [['data', 'pointer'], ['stride', 'size'], ['size', 'int'], ['tolerance', 'float']]);

@@ -41,8 +41,10 @@ export interface WeldTrace {
   tests: number;
   /** Occupied cells the engine's last try sorted the points into (with engine 'spatial', those of cellStart); 0 when no try ran: a sample of a set of 65,536 distinct points or more showed pairs within r far past the engine's budget, so the points went straight to the sequential search. */
   sortedCells: number;
-  /** With engine 'sequential': the representatives its search compared, all points together (a few per point where its cells suit the data); else 0. */
+  /** With engine 'sequential': the representatives its search compared, all points together (a few per point where its cells suit the data); with engine 'spatial', those its walk compared for the points of crowded cells (else 0). */
   steps: number;
+  /** With engine 'spatial': the distinct points in cells too crowded for the pair search (cells of the narrowest size holding more than 48 points in 3D, 16 in 2D, together under half the points): they have no pairs, and the walk welds them one by one against the representatives of the cells their r-box touches, as the sequential search does; else 0. */
+  crowded: number;
   /** Milliseconds of each phase, measured in this runtime. */
   phases: { name: 'duplicates' | 'sort' | 'pairs' | 'graph' | 'walk'; ms: number }[];
 }

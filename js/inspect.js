@@ -113,6 +113,7 @@ export function traceWeld(points, options) {
       tests: t.tests,
       sortedCells: t.cells,
       steps: t.steps,
+      crowded: spatial ? t.crowded : 0,
       phases,
     };
   });

@@ -262,7 +262,12 @@ export function setupEngine(section, { getState, update, play, traceWeld }) {
         : 'a sample of its points showed far more pairs within r than its budget allows, so no cell was sorted';
       text = `On these points (dense clusters) ${gaveUp}, so the module fell back to its sequential path: it welds point by point, with no pairs to show. ${int(script.trace.count)} outputs.`;
     }
-    else if (step === null) text = `${int(points.length / 2)} points in, ${int(script.trace.count)} out, exactly the naive result. Press step, play, or a phase to replay how the engine got there.`;
+    else if (step === null) {
+      const crowded = script.trace.crowded > 0
+        ? ` ${int(script.trace.crowded)} of them sat in cells too crowded for the pair search: they have no pairs, and the walk welded them one by one against their cells' representatives.`
+        : '';
+      text = `${int(points.length / 2)} points in, ${int(script.trace.count)} out, exactly the naive result.${crowded} Press step, play, or a phase to replay how the engine got there.`;
+    }
     else text = info.text;
     $('#engine-text').textContent = info.hover ? `${text} ${info.hover}` : text;
     // the figures: the module's own counts and clocks

@@ -1512,6 +1512,40 @@ static void group_misjudged(void)
         t = traced("uniform cloud, 2 pairs a point", p, n, dim, (float)pow(1.0 / (double)n, 1.0 / dim));
         CHECK(t.engine && t.pair_count > n && t.pair_count < 4 * n, "uniform cloud dim %d: engine %d, %zu pairs", dim,
               t.engine, t.pair_count);
+        CHECK(t.crowded == 0, "uniform cloud dim %d: %zu nodes in crowded cells", dim, t.crowded);
+        /* a dense core in a sparse cloud (points at u^4 from the centre, in random directions: a
+         * fifth of them within r of it): the sample's pairs lie in a core, and the engine takes
+         * its crowded cells out of the pair search and welds their nodes one by one in its walk,
+         * the rest by their pairs, where the sequential search would look up every point's cells
+         * in an index of some 100,000 representatives. The kd-tree's result, also from a GRID
+         * welder fed in four batches (below the sample's size: their engine finds the crowded
+         * cells in the narrowest cells its retries come to) */
+        for (size_t i = 0; i < n; ++i) {
+            double v[3], d2, u = uniform(), far = u * u * u * u;
+            do {
+                d2 = 0;
+                for (int a = 0; a < dim; ++a) v[a] = 2 * uniform() - 1, d2 += v[a] * v[a];
+            } while (d2 > 1 || d2 == 0);
+            for (int a = 0; a < dim; ++a) p[i * dim + a] = (float)(far * v[a] / sqrt(d2));
+        }
+        t = traced("a dense core in a sparse cloud", p, n, dim, r);
+        CHECK(t.engine && t.crowded > n / 10 && t.crowded < n / 2 && t.steps > 0,
+              "a dense core in a sparse cloud dim %d: engine %d, %zu nodes in crowded cells, %zu steps", dim, t.engine,
+              t.crowded, t.steps);
+        {
+            Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+            meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            int e = 0;
+            for (size_t at = 0; at < n && !e; at += n / 4)
+                e = meshweld_welderAdd(w, remap + at, p + at * dim, n / 4, dim * sizeof(float), NULL);
+            CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0,
+                  "a dense core in a sparse cloud dim %d: a GRID welder differs from the kd-tree (error %d)", dim, e);
+            meshweld_welderDestroy(w);
+            free(remap);
+            free(tree.remap);
+        }
         free(p);
     }
 }
@@ -1774,6 +1808,39 @@ static void group_allocator(void)
             CHECK(b.outstanding == 0, "line %d: %ld blocks leaked when allocation %ld failed%s", attributes, b.outstanding, k / 2, k % 2 ? " alone" : "");
         }
 #undef LINE_WELD
+    }
+    /* a dense core among sparse points: the engine takes its crowded cells out of the pair search
+     * and welds their nodes in its walk (crowded in the trace), in the narrowest cells its retries
+     * come to: every allocation fails in turn */
+    {
+        size_t cn = 5000;
+        float* cp = (float*)malloc(cn * 3 * sizeof(float));
+        for (size_t i = 0; i < cn; ++i) {
+            double v[3], d2;
+            do {
+                d2 = 0;
+                for (int a = 0; a < 3; ++a) v[a] = 2 * uniform() - 1, d2 += v[a] * v[a];
+            } while (d2 > 1);
+            for (int a = 0; a < 3; ++a) cp[i * 3 + a] = (float)(i % 10 < 3 ? 0.5 + 0.005 * v[a] : uniform());
+        }
+        meshweld_Options co = {3, 0.01f, meshweld_MethodAuto, 0};
+        b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
+        meshweld_Trace t = traced("a dense core among sparse points", cp, cn, 3, co.radius);
+        CHECK(t.engine && t.crowded >= 1000 && t.crowded < cn / 2, "a dense core: engine %d, %zu nodes in crowded cells",
+              t.engine, t.crowded);
+        b.calls = 0;
+        CHECK(meshweld_weld(line_expect, cp, cn, 12, &co, NULL) == 0 && b.outstanding == 0, "a dense core: weld leaks %ld",
+              b.outstanding);
+        long calls = b.calls;
+        for (long k = 0; k < 2 * calls; ++k) {
+            b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
+            int e = meshweld_weld(line, cp, cn, 12, &co, NULL);
+            CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "a dense core: allocation failure gave %d", e);
+            if (e == 0) CHECK(memcmp(line, line_expect, cn * sizeof(unsigned)) == 0, "a dense core: result changed under allocation failures");
+            CHECK(b.outstanding == 0, "a dense core: %ld blocks leaked when allocation %ld failed%s", b.outstanding, k / 2, k % 2 ? " alone" : "");
+        }
+        b.fail_at = -1;
+        free(cp);
     }
     /* a crowd of representatives at a few positions, split into cells of their attributes (on axes
      * chosen from a sample where a normal and a uv give five), and in a dense cluster, in joint

@@ -178,6 +178,37 @@ test('traceWeld: a dense patch among sparse points, first in cell order, keeps t
   assert.deepEqual(t.remap, weld(points, { radius, method: 'kdtree' }).remap);
 });
 
+test('traceWeld: a dense core in a sparse cloud: the crowded cells leave the pair search, and the walk welds their points', () => {
+  // 100,000 points at distance u^4 from the centre: a fifth of them within r of it. A sample sees
+  // pairs past the budget, but in a core; the engine runs in cells of 2r and takes the cells of
+  // more than 48 points out of its pair search
+  const n = 100000;
+  const radius = 1e-3;
+  const random = mulberry32(41);
+  const points = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    let v;
+    do v = [2 * random() - 1, 2 * random() - 1, 2 * random() - 1];
+    while (Math.hypot(...v) > 1 || Math.hypot(...v) === 0);
+    const far = random() ** 4 / Math.hypot(...v);
+    points.set(v.map((x) => x * far), 3 * i);
+  }
+  const t = traceWeld(points, { radius });
+  assert.equal(t.engine, 'spatial');
+  assert.ok(t.crowded > n / 10 && t.crowded < n / 2, `${t.crowded} points in crowded cells`);
+  assert.ok(t.steps > 0 && t.pairs.length > 0);
+  assert.deepEqual(t.remap, weld(points, { radius, method: 'kdtree' }).remap);
+  // the crowded cells are those of more than 48 points; none of their points has a pair
+  const crowded = new Uint8Array(n);
+  let count = 0;
+  for (let c = 0; c + 1 < t.cellStart.length; c++) {
+    if (t.cellStart[c + 1] - t.cellStart[c] <= 48) continue;
+    for (let k = t.cellStart[c]; k < t.cellStart[c + 1]; k++) (crowded[t.order[k]] = 1), count++;
+  }
+  assert.equal(count, t.crowded);
+  assert.ok(t.pairs.every((i) => !crowded[i]), 'a pair holds a point of a crowded cell');
+});
+
 test('traceWeld: bad input is refused by name', () => {
   assert.throws(() => traceWeld(new Float32Array([0, 0, NaN]), { radius: 1 }), /traceWeld: point 0 has a non-finite coordinate z/);
   assert.throws(() => traceWeld(new Float32Array(3), { radius: 0 }), /traceWeld: radius must be > 0/);
