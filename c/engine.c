@@ -26,7 +26,7 @@
  * tests or pairs pass a budget the engine stops and says so (MW_DENSE, or MW_CROWDED when its
  * count of the tests in its cells did before the search: cells wider than the points' spacing
  * may have been the cause), and the caller welds sequentially, where such clusters cost one
- * comparison per point. A dense core among sparse points (under half of them) is taken apart
+ * comparison per point. A dense core among sparse points (under 90% of them) is taken apart
  * instead: its crowded cells leave the pair search, and the walk welds their nodes one by one
  * against their cells' representatives (mw_crowdSplit, mw_crowdWalk). */
 #include "internal.h"
@@ -975,8 +975,9 @@ static void mw_traceSort(mw_EngineTrace* trace, const mw_Sorted* s, size_t m, co
  * neighbour cells' nodes ("the ring") are still searched for pairs among themselves and the rest,
  * and in the walk also look through the representatives of the crowded cells their r-box touches;
  * every candidate of every node is met, so the walk is still the naive greedy. Not when crowded
- * cells hold half the nodes or more (dense clusters, heavy merging): the sequential weld is as
- * fast there. */
+ * cells hold nearly all the nodes (dense clusters, heavy merging), nor half of them with a small
+ * rest: the sequential weld is faster there. */
+#define MW_CROWD_REST 65536 /* nodes outside crowded cells from which the rest's index outgrows the cache */
 #define MW_CROWD_REACH 0.39 /* cells at their floor (2r, or 2.5r for coordinates far out): reach (r in cells) from here */
 
 typedef struct mw_Crowd {
@@ -1047,12 +1048,21 @@ static MW_NOINLINE int mw_crowdSplit(mw_Crowd* crowd, mw_Sorted* s, mw_Arena* ar
     size_t most = crowd->most, crowded = 0, inside = 0;
     if (crowd->walk && cells->reach < MW_CROWD_REACH)
         return meshweld_Ok;
+    size_t rest = 0; /* the tests within the other cells */
     for (size_t c = 0; c < s->cells; ++c) {
         size_t k = s->start[c + 1] - s->start[c];
         if (k > most)
             crowded++, inside += k;
+        else
+            rest += k * (k - 1) / 2;
     }
-    if (crowded == 0 || 2 * inside >= m || 27 * crowded >= (size_t)1 << 27) /* (list cells take 27 bits) */
+    /* a sample's look takes up to 90% out; the walk, half, or up to 90% where the rest makes an
+     * index of representatives larger than the cache (dense clusters with a few sparse points
+     * between them weld faster one by one), and only from a rest that is not crowded itself (a
+     * lattice denser than r, whose first cells hold a row more than the others) */
+    int many = (double)inside >= 0.9 * (double)m || (crowd->walk && 2 * inside >= m && m - inside < MW_CROWD_REST) ||
+               (crowd->walk && rest > 2 * m);
+    if (crowded == 0 || many || 27 * crowded >= (size_t)1 << 27) /* (list cells: 27 bits) */
         return crowd->walk ? meshweld_Ok : MW_DENSE; /* (a sample's second look: no search) */
     crowd->nodes = inside;
     if (!crowd->walk)
@@ -1331,7 +1341,7 @@ int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds)
         if (mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL, NULL) == MW_DENSE && pairs.earlier != NULL) {
             dense = MW_DENSE;
             /* with crowds, a second look: the sample's crowded cells (two nodes or more: some 2 / f
-             * nodes or more in the set) taken out. Where they hold under half of it and the rest
+             * nodes or more in the set) taken out. Where they hold under 90% of it and the rest
              * has few pairs (an eighth of that budget), the pairs were a dense core's, which the
              * engine's walk takes one by one */
             mw_arenaUnwind(&arena, mark);

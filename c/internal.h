@@ -647,7 +647,7 @@ typedef struct mw_Nodes {
 typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
-#define MW_CORE 3 /* mw_engineDense: dense, but in crowded cells of under half the nodes, the rest sparse */
+#define MW_CORE 3 /* mw_engineDense: dense, but in crowded cells of under 90% of the nodes, the rest sparse */
 
 /* Whether a sample of the nodes, searched in cells (a little wider than the narrowest: narrow, so
  * that its tests stay few), says their pairs within r would pass the engine's budget twice over:

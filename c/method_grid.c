@@ -389,8 +389,12 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     /* a welder's small batches go straight to the index: sorting a handful of nodes costs more
      * than searching for them (the same rule, so the same result). Crowded cells: smaller ones
      * (mw_engineTries), before the sequential search, which starts from the last size tried */
+    /* a dense core that a sample shows goes to the engine where the sequential search would take
+     * the index (the box holds more of the narrowest cells than there are nodes): an array of
+     * cells serves such sets as fast */
+    int crowds = mw_batchRoom(w, &b, b.free + 1) > b.free;
     int engine = indexed && b.free <= MW_SMALL_BATCH && !trace ? MW_DENSE
-                                                                : mw_engineTries(mw_weldTry, &weld_try, &nodes, &size, w->radius, b.d.extent, 1);
+                                                                : mw_engineTries(mw_weldTry, &weld_try, &nodes, &size, w->radius, b.d.extent, crowds);
     if (trace) {
         /* the trace speaks of input points: in a one-shot weld every node is free */
         trace->cell_size = size;

@@ -1548,6 +1548,18 @@ static void group_misjudged(void)
         }
         free(p);
     }
+    { /* the core holds 60% of the points, and the rest, sparse over a box a hundred times as wide,
+       * more representatives than an index keeps in the cache: its cells still leave the search */
+        size_t n = 170000;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        seed(1450);
+        for (size_t i = 0; i < n; ++i)
+            for (int a = 0; a < 3; ++a) p[i * 3 + a] = (float)(i % 5 < 3 ? 0.5 + 0.01 * (uniform() - 0.5) : 100 * uniform());
+        meshweld_Trace t = traced("a core of 60% in a sparse box", p, n, 3, 0.01f);
+        CHECK(t.engine && t.crowded > n / 2 && t.crowded < 9 * n / 10, "a core of 60%%: engine %d, %zu nodes in crowded cells",
+              t.engine, t.crowded);
+        free(p);
+    }
 }
 
 /* ---- meshweld_cells: what the demo draws is what the method searches ---- */
