@@ -193,6 +193,32 @@ function clusters(n, { shuffled = false } = {}) {
   };
 }
 
+function core(n) {
+  const radius = 1e-3;
+  return {
+    name: 'core-3d-1M',
+    family: 'adversarial',
+    dim: 3,
+    n,
+    radius,
+    description: `${n.toLocaleString('en-US')} points at a distance u^4 from the centre of the unit ball (u uniform, random directions): a dense core in a sparse cloud, as in a scan whose density falls with distance; about a fifth within r of the centre; r = 1e-3`,
+    build() {
+      const random = mulberry32(91);
+      const points = new Float32Array(n * 3);
+      for (let i = 0; i < n; i++) {
+        let x, y, z, length;
+        do {
+          x = 2 * random() - 1, y = 2 * random() - 1, z = 2 * random() - 1;
+          length = Math.hypot(x, y, z);
+        } while (length > 1 || length === 0);
+        const far = random() ** 4 / length;
+        points[3 * i] = x * far, points[3 * i + 1] = y * far, points[3 * i + 2] = z * far;
+      }
+      return points;
+    },
+  };
+}
+
 function row(n) {
   const radius = 2 ** -12; // x = i r is exact in float32: neighbours exactly r apart
   return {
@@ -273,6 +299,7 @@ export function datasets({ quick }) {
     uniformSet(3, 4e6),
     clusters(2e5),
     clusters(2e5, { shuffled: true }),
+    core(1e6),
     row(1e5),
     lattice(317),
   ];
