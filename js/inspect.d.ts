@@ -43,7 +43,7 @@ export interface WeldTrace {
   sortedCells: number;
   /** With engine 'sequential': the representatives its search compared, all points together (a few per point where its cells suit the data); with engine 'spatial', those its walk compared for the points of crowded cells (else 0). */
   steps: number;
-  /** With engine 'spatial': the distinct points in cells too crowded for the pair search (cells of the narrowest size holding more than 48 points in 3D, 16 in 2D, together under 90% of the points): they have no pairs, and the walk welds them one by one against the representatives of the cells their r-box touches, as the sequential search does; else 0. */
+  /** With engine 'spatial': the distinct points in cells too crowded for the pair search (cells of the narrowest size holding more than 48 points in 3D, 16 in 2D, together under half the points, or under 90% with 65,536 or more sparse ones outside them): they have no pairs, and the walk welds them one by one against the representatives of the cells their r-box touches, as the sequential search does; else 0. */
   crowded: number;
   /** Milliseconds of each phase, measured in this runtime. */
   phases: { name: 'duplicates' | 'sort' | 'pairs' | 'graph' | 'walk'; ms: number }[];
