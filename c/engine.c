@@ -784,6 +784,19 @@ MW_INLINE size_t mw_pairsNear(uint32_t* earlier, uint32_t* later, size_t n, cons
     return n;
 }
 
+/* The first of key[lo .. hi) (ascending) that is at least want, or hi. */
+MW_INLINE size_t mw_keyBound(const uint64_t* key, size_t lo, size_t hi, uint64_t want)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key[mid] < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The first cell whose key is at least key[c] + delta (delta > 0: after cell c), or cells. The
  * wanted keys grow with c, so a cursor per offset only moves forward: galloping from it costs
  * O(cells) per offset over the whole search, whatever the gaps. */
@@ -798,14 +811,7 @@ MW_INLINE size_t mw_lowerBound(const mw_Sorted* s, size_t c, uint64_t delta, siz
         hi += step;
         step *= 2;
     }
-    hi = hi < s->cells ? hi + 1 : s->cells;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->key[mid] < want)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    lo = mw_keyBound(s->key, lo, hi < s->cells ? hi + 1 : s->cells, want);
     *cursor = lo;
     return lo;
 }
@@ -1009,15 +1015,8 @@ static size_t mw_cellAt(const mw_Sorted* s, size_t c, int64_t delta)
     if (!s->key)
         return (size_t)((int64_t)c + delta);
     uint64_t want = s->key[c] + (uint64_t)delta;
-    size_t lo = 0, hi = s->cells;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->key[mid] < want)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->cells && s->key[lo] == want ? lo : s->cells;
+    size_t b = mw_keyBound(s->key, 0, s->cells, want);
+    return b < s->cells && s->key[b] == want ? b : s->cells;
 }
 
 /* The points of the cells of more than most nodes out of the sorted ones (their cells stay, empty). */
@@ -1312,6 +1311,15 @@ static int mw_pairsByLater(uint64_t** sorted, mw_Pairs* pairs, mw_Arena* arena, 
 #define MW_SAMPLE_FROM 65536
 #endif
 
+/* A sample's budgets: budget pairs, and tests not limited. */
+static mw_Pairs mw_samplePairs(size_t m, size_t budget)
+{
+    mw_Pairs pairs = mw_pairsBudget(m, 0);
+    pairs.budget = budget;
+    pairs.test_budget = SIZE_MAX / 2;
+    return pairs;
+}
+
 int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds)
 {
     size_t m = nodes->count;
@@ -1333,26 +1341,24 @@ int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds)
          * passed the budget (or one node's candidates did, more than cells this narrow hold
          * without many pairs) */
         double part = (double)k / (double)m;
-        mw_Pairs pairs = mw_pairsBudget(m, 0);
-        pairs.budget = (size_t)(2.0 * (double)pairs.budget * part * part) + 1;
-        pairs.test_budget = SIZE_MAX / 2;
-        size_t budget = pairs.budget;
+        size_t budget = (size_t)(2.0 * (double)mw_pairsBudget(m, 0).budget * part * part) + 1;
+        mw_Pairs pairs = mw_samplePairs(m, budget);
         int mark = arena.count;
         if (mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL, NULL) == MW_DENSE && pairs.earlier != NULL) {
             dense = MW_DENSE;
-            /* with crowds, a second look: the sample's crowded cells (two nodes or more: some 2 / f
-             * nodes or more in the set) taken out. Where they hold under 90% of it and the rest
-             * has few pairs (an eighth of that budget), the pairs were a dense core's, which the
-             * engine's walk takes one by one */
-            mw_arenaUnwind(&arena, mark);
-            mw_Crowd look;
-            memset(&look, 0, sizeof(look));
-            look.most = 1;
-            pairs = mw_pairsBudget(m, 0);
-            pairs.budget = budget / 8 + 1;
-            pairs.test_budget = SIZE_MAX / 2;
-            if (crowds && mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL, &look) == meshweld_Ok)
-                dense = MW_CORE;
+            if (crowds) {
+                /* a second look: the sample's crowded cells (two nodes or more: some 2 / f nodes
+                 * or more in the set) taken out. Where they hold under 90% of it and the rest has
+                 * few pairs (an eighth of that budget), the pairs were a dense core's, which the
+                 * engine's walk takes one by one */
+                mw_arenaUnwind(&arena, mark);
+                mw_Crowd look;
+                memset(&look, 0, sizeof(look));
+                look.most = 1;
+                pairs = mw_samplePairs(m, budget / 8 + 1);
+                if (mw_enginePairs(&pairs, &arena, &sample, cells, NULL, scratch, NULL, &look) == meshweld_Ok)
+                    dense = MW_CORE;
+            }
         }
     }
     mw_arenaFree(&arena);

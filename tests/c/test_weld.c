@@ -1734,6 +1734,26 @@ static void budget_free(void* user, void* p)
     free(block);
 }
 
+/* A one-shot weld of p into want, its allocations counted, then with each of them failing in
+ * turn, alone and with every one after it: an error or want's remap in got, and nothing leaked. */
+static void weld_failing(Budget* b, const char* name, const float* p, size_t n, const meshweld_Options* o, unsigned* got,
+                         unsigned* want)
+{
+    b->calls = 0, b->fail_at = LONG_MAX, b->only = 0;
+    CHECK(meshweld_weld(want, p, n, (size_t)o->dim * sizeof(float), o, NULL) == 0 && b->outstanding == 0,
+          "%s: the weld leaks %ld blocks", name, b->outstanding);
+    long calls = b->calls;
+    for (long k = 0; k < 2 * calls; ++k) {
+        b->calls = 0, b->fail_at = k / 2, b->only = k % 2;
+        int e = meshweld_weld(got, p, n, (size_t)o->dim * sizeof(float), o, NULL);
+        CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "%s: allocation failure gave %d", name, e);
+        if (e == 0) CHECK(memcmp(got, want, n * sizeof(unsigned)) == 0, "%s: result changed under allocation failures", name);
+        CHECK(b->outstanding == 0, "%s: %ld blocks leaked when allocation %ld failed%s", name, b->outstanding, k / 2,
+              k % 2 ? " alone" : "");
+    }
+    b->fail_at = -1, b->only = 0;
+}
+
 static void group_allocator(void)
 {
     Budget b = {0, 0, -1, 0};
@@ -1840,18 +1860,7 @@ static void group_allocator(void)
         meshweld_Trace t = traced("a dense core among sparse points", cp, cn, 3, co.radius);
         CHECK(t.engine && t.crowded >= 1000 && t.crowded < cn / 2, "a dense core: engine %d, %zu nodes in crowded cells",
               t.engine, t.crowded);
-        b.calls = 0;
-        CHECK(meshweld_weld(line_expect, cp, cn, 12, &co, NULL) == 0 && b.outstanding == 0, "a dense core: weld leaks %ld",
-              b.outstanding);
-        long calls = b.calls;
-        for (long k = 0; k < 2 * calls; ++k) {
-            b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
-            int e = meshweld_weld(line, cp, cn, 12, &co, NULL);
-            CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "a dense core: allocation failure gave %d", e);
-            if (e == 0) CHECK(memcmp(line, line_expect, cn * sizeof(unsigned)) == 0, "a dense core: result changed under allocation failures");
-            CHECK(b.outstanding == 0, "a dense core: %ld blocks leaked when allocation %ld failed%s", b.outstanding, k / 2, k % 2 ? " alone" : "");
-        }
-        b.fail_at = -1;
+        weld_failing(&b, "a dense core", cp, cn, &co, line, line_expect);
         free(cp);
     }
     /* a crowd of representatives at a few positions, split into cells of their attributes (on axes
@@ -1932,16 +1941,7 @@ static void group_allocator(void)
         unsigned int* got = (unsigned int*)malloc(h * sizeof(unsigned int));
         unsigned int* want = (unsigned int*)malloc(h * sizeof(unsigned int));
         meshweld_Options grid = {3, (float)(3.0 * cbrt(1.0 / (double)h)), meshweld_MethodGrid, 1};
-        b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
-        CHECK(meshweld_weld(want, dense, h, 12, &grid, NULL) == 0 && b.outstanding == 0, "heavy merging: the weld leaks");
-        long calls = b.calls;
-        for (long k = 0; k < 2 * calls; ++k) {
-            b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
-            int e = meshweld_weld(got, dense, h, 12, &grid, NULL);
-            CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "heavy merging: allocation failure gave %d", e);
-            if (e == 0) CHECK(memcmp(got, want, h * sizeof(unsigned)) == 0, "heavy merging: result changed under allocation failures");
-            CHECK(b.outstanding == 0, "heavy merging: %ld blocks leaked when allocation %ld failed", b.outstanding, k / 2);
-        }
+        weld_failing(&b, "heavy merging", dense, h, &grid, got, want);
         /* a welder's large batch (the same search, then its representatives indexed): failing,
          * it leaves the welder as it was; then the welder gives the one-shot result */
         b.fail_at = -1, b.only = 0;
