@@ -11,6 +11,10 @@
  *   joint   where the graph's pairs pass the engine's budget (a dense cluster), found either way:
  *           the representatives in cells of position and of attribute values (mw_jointEarliest),
  *           which hold any coordinate.
+ * Or both: in a dense core among sparse positions the engine takes the core's crowded cells out of
+ * its search (mw_Graph.mark), and the vertices there search the joint cells alone, those of the
+ * cells around them (whose pairs lack the crowded positions) the joint cells and the graph, the
+ * others the graph.
  * Then every vertex takes one step of the rule: the earliest of its candidates that joins
  * (mw_ringEarliest, reps.c), else it becomes one. A position with no other within r (every one at
  * radius 0) and a few vertices holds vertices that meet only each other: they take their steps
@@ -189,10 +193,11 @@ static void mw_valuedTouch(const mw_Valued* valued, size_t v, mw_Touch* touch)
 #define MW_SPLIT_AT 48
 #define MW_SPLIT 255 /* mw_Split.size: the position's ring is split */
 
-typedef struct mw_Split {
-    mw_Valued valued;
-    unsigned char* size; /* position -> its representatives while below MW_SPLIT_AT, then MW_SPLIT */
-    mw_Table cells;
+/* Cells keyed by three words, each the ring of its representatives (newest in the slot): a split
+ * position's cells of values, keyed (position, the cells' word, 0), or the joint cells of position
+ * and values (mw_jointEarliest). */
+typedef struct mw_Keyed {
+    mw_Table table;
     /* a filter of the keys cells holds: a bit per hashed key, set with its first representative.
      * Most cells a search reads hold none (a joint search reads up to 8 cells of position times 8
      * of values), and their bit, in a byte per vertex that the cache holds, answers for them
@@ -202,6 +207,13 @@ typedef struct mw_Split {
     uint64_t* held;
     int held_bits;       /* the filter's size, 2^held_bits bits; 0: none is made */
     uint32_t held_shift; /* a key's bit: the top bits of its hash times MW_HELD */
+} mw_Keyed;
+
+typedef struct mw_Split {
+    mw_Valued valued;    /* the axes of values, of both kinds of cells */
+    unsigned char* size; /* position -> its representatives while below MW_SPLIT_AT, then MW_SPLIT */
+    mw_Keyed cells;      /* the split positions' cells of values */
+    mw_Keyed joint;      /* the joint cells */
     mw_Arena* arena;
 } mw_Split;
 
@@ -217,39 +229,49 @@ static inline uint32_t mw_heldBit(uint32_t shift, uint32_t hash)
     return (uint32_t)(hash * MW_HELD) >> shift;
 }
 
-static void mw_heldSet(mw_Split* split, uint32_t hash)
+static void mw_heldSet(mw_Keyed* keyed, uint32_t hash)
 {
-    uint32_t bit = mw_heldBit(split->held_shift, hash);
-    split->held[bit >> 6] |= (uint64_t)1 << (bit & 63);
+    uint32_t bit = mw_heldBit(keyed->held_shift, hash);
+    keyed->held[bit >> 6] |= (uint64_t)1 << (bit & 63);
 }
 
 /* The filter, made of the keys the table holds; without memory for it, none. */
-static void mw_heldMake(mw_Split* split)
+static void mw_heldMake(mw_Keyed* keyed, mw_Arena* arena)
 {
-    size_t words = (size_t)1 << (split->held_bits - 6);
-    split->held = (uint64_t*)mw_arenaAllocate(split->arena, words, sizeof(uint64_t));
-    split->held_shift = (uint32_t)(32 - split->held_bits);
-    split->held_bits = 0;
-    if (!split->held)
+    size_t words = (size_t)1 << (keyed->held_bits - 6);
+    keyed->held = (uint64_t*)mw_arenaAllocate(arena, words, sizeof(uint64_t));
+    keyed->held_shift = (uint32_t)(32 - keyed->held_bits);
+    keyed->held_bits = 0;
+    if (!keyed->held)
         return;
-    memset(split->held, 0, words * sizeof(uint64_t));
-    const mw_Table* cells = &split->cells;
+    memset(keyed->held, 0, words * sizeof(uint64_t));
+    const mw_Table* cells = &keyed->table;
     for (size_t i = 0; cells->entries && i <= cells->mask; ++i)
         if (cells->entries[i].value != MW_NONE)
-            mw_heldSet(split, mw_hash(cells->entries[i].key[0], cells->entries[i].key[1], cells->entries[i].key[2]));
+            mw_heldSet(keyed, mw_hash(cells->entries[i].key[0], cells->entries[i].key[1], cells->entries[i].key[2]));
+}
+
+/* The filter's size for a table of up to keys keys: none below mw_heldFrom, else 8 bits a key. */
+static int mw_heldBits(size_t keys)
+{
+    int bits = 0;
+    if (keys > 0 && keys >= mw_heldFrom)
+        for (bits = 6; bits < 32 && ((size_t)1 << bits) < 8 * keys;)
+            bits++;
+    return bits;
 }
 
 /* Representative rep (newer than every other there) joins the ring of key. */
-static int mw_cellLink(mw_Split* split, mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, uint32_t rep)
+static int mw_cellLink(mw_Keyed* keyed, mw_Arena* arena, mw_Reps* reps, uint32_t a, uint32_t b, uint32_t c, uint32_t rep)
 {
-    mw_Table* cells = &split->cells;
+    mw_Table* cells = &keyed->table;
     if (mw_tableReserve(cells, cells->count + 1) != meshweld_Ok)
         return meshweld_ErrorMemory;
-    if (split->held_bits && cells->count >= mw_heldFrom)
-        mw_heldMake(split);
+    if (keyed->held_bits && cells->count >= mw_heldFrom)
+        mw_heldMake(keyed, arena);
     uint32_t hash = mw_hash(a, b, c);
-    if (split->held)
-        mw_heldSet(split, hash);
+    if (keyed->held)
+        mw_heldSet(keyed, hash);
     mw_entryLink(cells, mw_tableFindHashed(cells, hash, a, b, c), a, b, c, reps, rep);
     return meshweld_Ok;
 }
@@ -262,9 +284,9 @@ typedef struct mw_CellReader {
     uint32_t shift;
 } mw_CellReader;
 
-static inline mw_CellReader mw_cellReader(const mw_Split* split)
+static inline mw_CellReader mw_cellReader(const mw_Keyed* keyed)
 {
-    mw_CellReader r = {split->cells, split->held, split->held_shift};
+    mw_CellReader r = {keyed->table, keyed->held, keyed->held_shift};
     return r;
 }
 
@@ -293,7 +315,7 @@ static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t new
         uint32_t after = reps->next[r]; /* before r's link is rewritten */
         mw_Touch t;
         mw_valuedTouch(&split->valued, r, &t);
-        if (mw_cellLink(split, reps, k, t.own, 0, r) != meshweld_Ok)
+        if (mw_cellLink(&split->cells, split->arena, reps, k, t.own, 0, r) != meshweld_Ok)
             return meshweld_ErrorMemory;
         if (r == newest)
             return meshweld_Ok;
@@ -301,28 +323,45 @@ static int mw_splitRing(mw_Split* split, mw_Reps* reps, uint32_t k, uint32_t new
     }
 }
 
-/* The vertices in crowds: every one where the joint cells search, else those of positions that may
- * be split (more than MW_SPLIT_AT vertices). */
-static size_t mw_crowdVertices(const uint32_t* start, uint32_t distinct, int joint)
+/* Where the joint cells search (joint), the positions whose vertices search them: every one (mark
+ * NULL: the graph passed the engine's budget), or those the engine marked, in its crowded cells or
+ * around them (the others search the graph alone). */
+static inline int mw_inJoint(const unsigned char* mark, int joint, uint32_t k)
+{
+    return joint && (!mark || mark[k] != 0);
+}
+
+/* Whether position k's ring may be split: its vertices visit it (it is not one of the joint cells'
+ * alone) and are more than MW_SPLIT_AT. */
+static inline int mw_maySplit(const uint32_t* start, const unsigned char* mark, int joint, uint32_t k)
+{
+    return !(joint && (!mark || mark[k] == MW_CROWDED_NODE)) && start[k + 1] - start[k] > MW_SPLIT_AT;
+}
+
+/* The vertices in crowds: those of positions in the joint cells (in_joint), or of those that may be
+ * split. */
+static size_t mw_crowdVertices(const uint32_t* start, uint32_t distinct, const unsigned char* mark, int joint,
+                               int in_joint)
 {
     size_t crowd = 0;
     for (uint32_t k = 0; k < distinct; ++k)
-        crowd += joint || start[k + 1] - start[k] > MW_SPLIT_AT ? start[k + 1] - start[k] : 0;
+        if (in_joint ? mw_inJoint(mark, joint, k) : mw_maySplit(start, mark, joint, k))
+            crowd += start[k + 1] - start[k];
     return crowd;
 }
 
 /* The axes of values (mw_valuedAxes) for the crowds of this weld: a sample of up to MW_SAMPLE
  * vertices, evenly spread over those of positions that may be split (more than MW_SPLIT_AT
- * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over every
- * vertex, each crowd a joint cell of position. No sample where the compared attributes have
- * MW_AXES components or fewer (all of them are taken). */
+ * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over the
+ * vertices in them (mark: mw_inJoint), each crowd a joint cell of position. No sample where the
+ * compared attributes have MW_AXES components or fewer (all of them are taken). */
 static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* arena, const uint32_t* order,
-                        const uint32_t* start, uint32_t distinct, const mw_DataCells* joint, const float* points,
-                        size_t stride, int dim)
+                        const uint32_t* start, uint32_t distinct, const mw_DataCells* joint, const unsigned char* mark,
+                        const float* points, size_t stride, int dim)
 {
     mw_Axis axis[MW_CANDIDATES];
     int candidates = mw_axisCandidates(axis, match);
-    size_t crowd = candidates > MW_AXES ? mw_crowdVertices(start, distinct, joint != NULL) : 0;
+    size_t crowd = candidates > MW_AXES ? mw_crowdVertices(start, distinct, mark, joint != NULL, joint != NULL) : 0;
     if (crowd == 0) {
         mw_valuedAxes(valued, axis, candidates, NULL, NULL, 0, NULL);
         return meshweld_Ok;
@@ -334,8 +373,7 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
     uint32_t* group = vertex + MW_SAMPLE;
     size_t n = 0, step = crowd > MW_SAMPLE ? crowd / MW_SAMPLE : 1, seen_so_far = 0;
     for (uint32_t k = 0; k < distinct && n < MW_SAMPLE; ++k) {
-        uint32_t size = start[k + 1] - start[k];
-        if (!joint && size <= MW_SPLIT_AT)
+        if (joint ? !mw_inJoint(mark, 1, k) : !mw_maySplit(start, NULL, 0, k))
             continue;
         for (uint32_t j = start[k]; j < start[k + 1] && n < MW_SAMPLE; ++j, ++seen_so_far) {
             if (seen_so_far % step != 0)
@@ -362,9 +400,14 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
 
 /* The walk: each position keeps a ring of its representatives (reps.c), and a vertex's step lowers
  * query.best over the rings of its position and of the positions within r of it (the graph's
- * neighbours); a split position's ring is the rings of its cells. */
+ * neighbours); a split position's ring is the rings of its cells. Where the joint cells search,
+ * the representatives of the positions in them (mw_inJoint) are in their rings too: those of a
+ * dense core's crowded cells, which have no pair in the graph, there alone; those of the cells
+ * around them in both (the joint cells' rings then link through next of their own). */
 typedef struct mw_Walk {
     mw_Reps reps;          /* the vertices (representative q is vertex q): coordinates and rings */
+    mw_Reps joint_reps;    /* the same vertices, ringed in the joint cells (next: reps' own where a
+                            * representative is in those alone) */
     uint32_t* head;        /* distinct position -> the newest representative there */
     mw_Query query;
     const mw_Match* match;
@@ -377,7 +420,7 @@ typedef struct mw_Walk {
     mw_Touch touch; /* the vertex's cells of values, once a split position is visited (or the joint cells are) */
     int touched;
     int64_t cell[3]; /* the vertex's joint cell of position */
-    mw_DataCells joint; /* inverse 0: the positions' search (above), else the joint cells */
+    mw_DataCells joint; /* inverse 0: no joint cells */
     int error;
 } mw_Walk;
 
@@ -391,39 +434,40 @@ static void mw_walkVisit(void* context, uint32_t position)
     }
     if (!w->touched)
         mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
-    const mw_CellReader cells = mw_cellReader(&w->split);
+    const mw_CellReader cells = mw_cellReader(&w->split.cells);
     for (int j = 0, count = w->touch.count; j < count; ++j)
         mw_cellEarliest(&cells, &w->reps, position, w->touch.word[j], 0, &w->query);
 }
 
-/* Where positions crowd (the engine's pairs pass its budget), the representatives themselves in
- * cells of positions (mw_DataCells, 2r wide: one or two an axis) and of values, keyed by the
- * position cell's low words with the values' word added to the last (a collision only adds
- * candidates): a vertex's search then meets the representatives near it in both, not every
- * position within r of it, which in a dense cluster are all of them. The search looks in the
- * cells that the vertex's r-box and its values' reach touch. */
+/* Where positions crowd (the engine's pairs pass its budget, or a dense core's cells were taken out
+ * of its search), the representatives themselves in cells of positions (mw_DataCells, 2r wide: one
+ * or two an axis) and of values, keyed by the position cell's low words with the values' word added
+ * to the last (a collision only adds candidates): a vertex's search then meets the representatives
+ * near it in both, not every position within r of it, which in a dense cluster are all of them.
+ * The search looks in the cells that the vertex's r-box and its values' reach touch. */
 static void mw_jointEarliest(mw_Walk* w, const double p[3])
 {
     double s[3] = {p[0] * w->joint.inverse, p[1] * w->joint.inverse, p[2] * w->joint.inverse};
     int touch[3];
     const int64_t* f = w->cell;
     mw_dataCell(&w->joint, s, w->dim, w->cell, touch);
-    mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
+    if (!w->touched)
+        mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
     int64_t z0 = f[2] + (touch[2] < 0 ? -1 : 0), z1 = f[2] + (touch[2] > 0);
     int64_t y0 = f[1] + (touch[1] < 0 ? -1 : 0), y1 = f[1] + (touch[1] > 0);
     int64_t x0 = f[0] + (touch[0] < 0 ? -1 : 0), x1 = f[0] + (touch[0] > 0);
-    const mw_CellReader cells = mw_cellReader(&w->split);
+    const mw_CellReader cells = mw_cellReader(&w->split.joint);
     int count = w->touch.count;
     for (int64_t z = z0; z <= z1; ++z)
         for (int64_t y = y0; y <= y1; ++y)
             for (int64_t x = x0; x <= x1; ++x)
                 for (int k = 0; k < count; ++k)
-                    mw_cellEarliest(&cells, &w->reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
+                    mw_cellEarliest(&cells, &w->joint_reps, (uint32_t)x, (uint32_t)y, (uint32_t)z + w->touch.word[k],
                                     &w->query);
 }
 
-/* Vertex i, at position k (which has others within r), takes the earliest representative within r
- * that matches it, or becomes one; returns its representative. */
+/* Vertex i, at position k (which has others within r, or is in the joint cells), takes the earliest
+ * representative within r that matches it, or becomes one; returns its representative. */
 static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
 {
     const float* src = mw_point(w->points, w->stride, i);
@@ -431,29 +475,34 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     mw_load(p, src, w->dim);
     w->query = mw_query(p, w->dim, w->r2, w->match, i);
     w->touched = 0;
-    int joint = w->joint.inverse > 0.0;
-    if (joint) {
-        mw_jointEarliest(w, p);
-    } else {
+    /* the joint cells' alone (all of a dense cluster's positions, a core's crowded ones), the
+     * graph's alone, or both (the cells around a core's) */
+    int in_joint = mw_inJoint(w->graph->mark, w->joint.inverse > 0.0, k);
+    int in_graph = !in_joint || (w->graph->mark && w->graph->mark[k] == MW_RING_NODE);
+    if (in_graph) {
         const uint32_t* first = w->graph->first;
         mw_walkVisit(w, k);
         for (uint32_t e = first ? first[k] : 0, end = first ? first[k + 1] : 0; e < end; ++e)
             mw_walkVisit(w, w->graph->neighbour[e]);
     }
+    if (in_joint)
+        mw_jointEarliest(w, p);
     if (w->query.best != MW_NONE)
         return w->query.best;
     /* a new representative: its coordinates, for the searches of the vertices after it */
     w->reps.xyz[(size_t)i * 3] = src[0] + 0.0f;
     w->reps.xyz[(size_t)i * 3 + 1] = src[1] + 0.0f;
     w->reps.xyz[(size_t)i * 3 + 2] = w->dim == 3 ? src[2] + 0.0f : 0.0f;
-    /* into its joint cell, or its split position's cell of values: the cells its search read (the
-     * visit of its own position, first, read them there) */
-    unsigned char* size = joint ? NULL : &w->split.size[k];
-    if (joint || *size == MW_SPLIT) {
-        int linked = joint ? mw_cellLink(&w->split, &w->reps, (uint32_t)w->cell[0], (uint32_t)w->cell[1],
-                                         (uint32_t)w->cell[2] + w->touch.own, i)
-                           : mw_cellLink(&w->split, &w->reps, k, w->touch.own, 0, i);
-        if (linked != meshweld_Ok)
+    /* into its joint cell, and its position's ring or its split position's cell of values: the
+     * cells its search read (the visit of its own position, first, read them there) */
+    if (in_joint && mw_cellLink(&w->split.joint, w->split.arena, &w->joint_reps, (uint32_t)w->cell[0],
+                                (uint32_t)w->cell[1], (uint32_t)w->cell[2] + w->touch.own, i) != meshweld_Ok)
+        w->error = meshweld_ErrorMemory;
+    if (!in_graph)
+        return i;
+    unsigned char* size = &w->split.size[k];
+    if (*size == MW_SPLIT) {
+        if (mw_cellLink(&w->split.cells, w->split.arena, &w->reps, k, w->touch.own, 0, i) != meshweld_Ok)
             w->error = meshweld_ErrorMemory;
         return i;
     }
@@ -627,7 +676,7 @@ typedef struct mw_GraphTry {
 static int mw_graphTry(void* context, const mw_DataCells* cells)
 {
     const mw_GraphTry* t = (const mw_GraphTry*)context;
-    return mw_engineGraph(t->graph, t->arena, t->nodes, cells, NULL, t->scratch);
+    return mw_engineGraph(t->graph, t->arena, t->nodes, cells, NULL, t->scratch, 1);
 }
 
 /* meshweld_weldAttributes, and with first (and kept when not NULL) meshweld_weldAttributesFirst */
@@ -680,7 +729,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     /* the search (radius > 0): the graph of positions within r, found by the engine, else (asked,
      * or coordinates too far out for cells) by a kd-tree over the positions; where its pairs pass
      * the engine's budget, the representatives' joint cells */
-    mw_Graph graph = {NULL, NULL};
+    mw_Graph graph = {NULL, NULL, NULL};
     int joint = 0;
     if (o.radius > 0 && o.method != meshweld_MethodKdtree) {
         double size = mw_dataCellSize(points, stride, o.dim, position_point, distinct, o.radius);
@@ -688,7 +737,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
             mw_Nodes list = {points, stride, o.dim, position_point, distinct, o.radius};
             mw_GraphTry graph_try = {&graph, &arena, &list, owner};
             /* crowded cells: smaller ones (mw_engineTries), before the kd-tree */
-            error = mw_engineTries(mw_graphTry, &graph_try, &list, &size, o.radius, d.extent, 0);
+            error = mw_engineTries(mw_graphTry, &graph_try, &list, &size, o.radius, d.extent, 1);
             if (error != meshweld_Ok && error != MW_DENSE && error != MW_CROWDED)
                 goto done;
             joint = error != meshweld_Ok;
@@ -723,7 +772,7 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
         goto done;
     size_t walking = 0;
     for (uint32_t k = 0; k < distinct; ++k) {
-        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1]);
+        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1] || (graph.mark && graph.mark[k]));
         walking += walked[k];
     }
 
@@ -773,23 +822,26 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     w.reps.count = w.reps.capacity = count;
     w.match = &match, w.graph = &graph;
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
-    if (joint)
+    /* the joint cells: every position's (joint), or a dense core's and those around it */
+    int in_joint = joint || graph.mark != NULL;
+    if (in_joint)
         mw_dataCellsSet(&w.joint, mw_dataCellsNarrowest(o.radius, d.extent), o.radius, d.extent);
-    if (mw_crowdAxes(&w.split.valued, &match, &arena, order, start, distinct, joint ? &w.joint : NULL, points, stride,
-                     o.dim) != meshweld_Ok)
+    if (mw_crowdAxes(&w.split.valued, &match, &arena, order, start, distinct, in_joint ? &w.joint : NULL, graph.mark,
+                     points, stride, o.dim) != meshweld_Ok)
         goto done;
-    /* the filter of the cells' keys, once they are many: 8 bits for each key there can be (a
-     * representative in the joint cells, or at a position that may be split) */
-    size_t keys = w.split.valued.axes > 0 || joint ? mw_crowdVertices(start, distinct, joint) : 0;
-    w.split.held_bits = 0;
-    if (keys > 0 && keys >= mw_heldFrom)
-        for (w.split.held_bits = 6; w.split.held_bits < 32 && ((size_t)1 << w.split.held_bits) < 8 * keys;)
-            w.split.held_bits++;
+    /* the filters of the cells' keys, once they are many: 8 bits for each key there can be (a
+     * representative at a position that may be split, or in the joint cells) */
+    w.split.cells.held_bits =
+        mw_heldBits(w.split.valued.axes > 0 ? mw_crowdVertices(start, distinct, graph.mark, in_joint, 0) : 0);
+    w.split.joint.held_bits = mw_heldBits(in_joint ? mw_crowdVertices(start, distinct, graph.mark, in_joint, 1) : 0);
     w.split.arena = &arena;
     if (walking > 0) {
         w.reps.next = list; /* free again: the positions alone are done */
         w.reps.xyz = (float*)mw_arenaAllocate(&arena, count, 3 * sizeof(float));
-        if (!w.reps.xyz)
+        w.joint_reps = w.reps; /* (with positions' rings too, its own links) */
+        if (graph.mark)
+            w.joint_reps.next = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
+        if (!w.reps.xyz || !w.joint_reps.next)
             goto done;
     }
     if (walking > 0 && !joint) {
@@ -823,7 +875,8 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     error = meshweld_Ok;
 done:
     mw_tableFree(&exact);
-    mw_tableFree(&w.split.cells);
+    mw_tableFree(&w.split.cells.table);
+    mw_tableFree(&w.split.joint.table);
     mw_kdFree(&tree);
     mw_arenaFree(&arena);
     return error;

@@ -990,6 +990,8 @@ typedef struct mw_Crowd {
     size_t most;    /* input: the most nodes of a cell that is not crowded */
     int walk;       /* input: the walk's lists are wanted (else the crowded cells are only taken out, and a
                      * set without them is not searched: a sample's second look) */
+    int marks;      /* input, with walk: the nodes' marks alone (mw_Graph), not the lists */
+    unsigned char* mark; /* with marks: by node, MW_CROWDED_NODE, MW_RING_NODE or 0 */
     size_t crowded; /* crowded cells: list cells 0 to crowded - 1; the ring's cells follow */
     size_t lists;   /* list cells (0: no crowd) */
     size_t nodes;   /* nodes in crowded cells */
@@ -1072,8 +1074,11 @@ static MW_NOINLINE int mw_crowdSplit(mw_Crowd* crowd, mw_Sorted* s, mw_Arena* ar
         delta[o] = (int64_t)(o % 3 - 1) + (int64_t)s->extent[0] * ((int64_t)(o / 3 % 3 - 1) + (int64_t)s->extent[1] * (o / 9 - 1));
     uint32_t* list_of = (uint32_t*)mw_arenaAllocate(arena, s->cells, sizeof(uint32_t)); /* sorted cell -> list cell */
     uint32_t* near = (uint32_t*)mw_arenaAllocate(arena, crowded, 2 * 27 * sizeof(uint32_t));
-    crowd->at = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
-    if (!list_of || !near || !crowd->at)
+    if (crowd->marks)
+        crowd->mark = (unsigned char*)mw_arenaAllocate(arena, m, 1);
+    else
+        crowd->at = (uint32_t*)mw_arenaAllocate(arena, m, sizeof(uint32_t));
+    if (!list_of || !near || !(crowd->marks ? (void*)crowd->mark : (void*)crowd->at))
         return meshweld_ErrorMemory;
     uint32_t* cell_of = near + 27 * crowded; /* list cell -> sorted cell (at most 27 per crowded one) */
     memset(list_of, 0xff, s->cells * sizeof(uint32_t));
@@ -1095,6 +1100,15 @@ static MW_NOINLINE int mw_crowdSplit(mw_Crowd* crowd, mw_Sorted* s, mw_Arena* ar
             *entry = list_of[b];
         }
     mw_arenaRelease(arena, list_of);
+    if (crowd->marks) { /* the list cells' nodes marked, and nothing more */
+        memset(crowd->mark, 0, m);
+        for (size_t l = 0; l < lists; ++l)
+            for (size_t i = s->start[cell_of[l]]; i < s->start[cell_of[l] + 1]; ++i)
+                crowd->mark[s->p[i].node] = l < crowded ? MW_CROWDED_NODE : MW_RING_NODE;
+        mw_arenaRelease(arena, near);
+        crowd->crowded = crowded, crowd->lists = lists;
+        return mw_crowdTakeOut(s, most);
+    }
     /* the ring's entries, by ring cell (a counting sort), and the lists' room: each cell's nodes */
     size_t ring = lists - crowded, room = 0;
     uint32_t* block = (uint32_t*)mw_arenaAllocate(arena, (ring + 1) + 26 * crowded + 2 * lists + 1, sizeof(uint32_t));
@@ -1213,16 +1227,21 @@ static int mw_graphOfPairs(mw_Graph* graph, mw_Arena* arena, size_t m, mw_Pairs*
 }
 
 int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                   const float box[6], uint32_t* scratch)
+                   const float box[6], uint32_t* scratch, int crowds)
 {
     graph->first = graph->neighbour = NULL;
+    graph->mark = NULL;
     mw_Pairs pairs = mw_pairsBudget(nodes->count, mw_testsPerNode(nodes->dim));
+    mw_Crowd crowd;
+    memset(&crowd, 0, sizeof(crowd));
+    crowd.most = mw_crowdNodes(nodes->dim), crowd.walk = 1, crowd.marks = 1;
     int mark = arena->count;
-    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL, NULL);
+    int error = mw_enginePairs(&pairs, arena, nodes, cells, box, scratch, NULL, crowds ? &crowd : NULL);
     if (error != meshweld_Ok) { /* (its buffers freed: the caller tries again, or another search) */
         mw_arenaUnwind(arena, mark);
         return error;
     }
+    graph->mark = crowd.lists ? crowd.mark : NULL;
     return mw_graphOfPairs(graph, arena, nodes->count, &pairs);
 }
 
@@ -1247,6 +1266,7 @@ int mw_kdGraph(mw_Graph* graph, mw_Arena* arena, const mw_Kdtree* tree, double r
 {
     size_t m = tree->count;
     graph->first = graph->neighbour = NULL;
+    graph->mark = NULL;
     mw_Pairs pairs = mw_pairsBudget(m, 0); /* the engine's budget of pairs (the tests are the tree's) */
     int mark = arena->count;
     mw_KdPairs search = {&pairs, arena, 0, mw_pairsFirst(&pairs, arena, m)};

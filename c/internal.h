@@ -656,13 +656,20 @@ int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* ce
 int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds);
 /* Steps 1 to 3 alone: the graph of the nodes within r of each other. Node j's neighbours are
  * neighbour[first[j] .. first[j + 1]): every one, the earlier ones first. Both arrays come from
- * the arena; scratch is room for count words; box may be NULL. */
+ * the arena; scratch is room for count words; box may be NULL. With crowds, the cells of a dense
+ * core may be taken out of the search as the weld's are: then mark (from the arena too, else
+ * NULL) says which nodes, MW_CROWDED_NODE (no pair at all: the caller finds their neighbours
+ * itself), and which nodes of the cells around them, MW_RING_NODE (their pairs lack the crowded
+ * nodes'); the others' pairs are all there. */
 typedef struct mw_Graph {
     uint32_t* first;
     uint32_t* neighbour;
+    unsigned char* mark;
 } mw_Graph;
+#define MW_RING_NODE 1
+#define MW_CROWDED_NODE 2
 int mw_engineGraph(mw_Graph* graph, mw_Arena* arena, const mw_Nodes* nodes, const mw_DataCells* cells,
-                   const float box[6], uint32_t* scratch);
+                   const float box[6], uint32_t* scratch, int crowds);
 /* The same, given the nodes' box (low[3] then high[3], z = 0 in 2D), which it then need not find. */
 int mw_engineWeldBoxed(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, const float box[6],
                        mw_EngineTrace* trace);

@@ -205,7 +205,8 @@ typedef struct meshweld_Attribute {
  * merges with anything but an identical vertex). options are checked as for meshweld_weld; it finds
  * the positions within r of each other with GRID's spatial engine (info->method = GRID), and
  * compares attributes only there; in clusters too dense for the engine it searches the
- * representatives in cells of position and attribute values (GRID); with a kd-tree (KDTREE) when
+ * representatives in cells of position and attribute values (GRID), and in a dense core among
+ * sparse points only the core's crowded cells and the cells around them do; with a kd-tree (KDTREE) when
  * options->method is meshweld_MethodKdtree or coordinates lie too far out for cells; radius 0
  * compares the vertices at the same position (NAIVE). All give the same remap, and many vertices at
  * one position or in one cluster that the attributes keep apart cost about as much as any others.

@@ -902,6 +902,65 @@ static void far_crowd_case(int dim)
     free(v);
 }
 
+/* A dense core in a sparse cloud (vertices at u^4 from the centre, some at an earlier vertex's
+ * position): the engine takes the core's crowded cells out of its search of positions, and their
+ * vertices, with those of the cells around them, search the joint cells, the others the graph.
+ * Variant t picks the attributes: normals on a few levels (their reach on two cells of values an
+ * axis), continuous normals and uvs, normals at tolerance 0 with NaN among them. Against the brute
+ * force of the rule, and (a larger core) against the kd-tree, whose graph passes the engine's
+ * budget there, so that every vertex searches the joint cells. */
+static size_t core_vertices(float* v, size_t n, int dim, int t, meshweld_Attribute attrs[2])
+{
+    seed(1700 + (uint64_t)t * 10 + (uint64_t)dim + n);
+    for (size_t i = 0; i < n; ++i) {
+        float* q = v + i * 8;
+        if (i > 0 && next_u64() % 16 == 0) {
+            memcpy(q, v + (next_u64() % i) * 8, 3 * sizeof(float));
+        } else {
+            double u[3] = {0, 0, 0}, d2, far = pow(uniform(), 4);
+            do {
+                d2 = 0;
+                for (int a = 0; a < dim; ++a) u[a] = 2 * uniform() - 1, d2 += u[a] * u[a];
+            } while (d2 > 1 || d2 == 0);
+            for (int a = 0; a < 3; ++a) q[a] = a < dim ? (float)(far * u[a] / sqrt(d2)) : 0.0f;
+        }
+        for (int a = 0; a < 3; ++a)
+            q[3 + a] = t % 3 == 1 ? (float)(2 * uniform() - 1) : (float)(next_u64() % 3) * 0.5f;
+        q[6] = (float)uniform(), q[7] = (float)(next_u64() % 4) * 0.25f;
+        if (t % 3 == 2 && next_u64() % 32 == 0) q[4] = NAN;
+    }
+    meshweld_Attribute normal = {v + 3, 32, 3, t % 3 == 2 ? 0.0f : t % 3 == 1 ? 0.3f : 0.05f}, uv = {v + 6, 32, 2, 0.4f};
+    attrs[0] = normal, attrs[1] = uv;
+    return t % 3 == 1 ? 2 : 1;
+}
+
+static void core_attributes_case(int dim, int t, size_t n)
+{
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    const float r = 1e-3f;
+    meshweld_Attribute attrs[2];
+    size_t count = core_vertices(v, n, dim, t, attrs);
+    char name[64];
+    snprintf(name, sizeof(name), "attributes on a dense core, %dD #%d, %zu vertices", dim, t, n);
+    if (n <= 20000) {
+        crowd_check(v, n, dim, r, attrs, count, meshweld_MethodAuto, name);
+    } else {
+        unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+        unsigned* tree = (unsigned*)malloc(n * sizeof(unsigned));
+        meshweld_Options o = {dim, r, meshweld_MethodAuto, 0}, k = {dim, r, meshweld_MethodKdtree, 0};
+        meshweld_Info info, tree_info;
+        int e = meshweld_weldAttributes(remap, v, n, 32, &o, attrs, count, &info);
+        int f = meshweld_weldAttributes(tree, v, n, 32, &k, attrs, count, &tree_info);
+        CHECK(!e && !f && info.unique_count == tree_info.unique_count && memcmp(remap, tree, n * sizeof(unsigned)) == 0,
+              "%s: differs from the kd-tree (errors %d %d, %zu vs %zu outputs)", name, e, f, info.unique_count,
+              tree_info.unique_count);
+        CHECK(info.unique_count > n / 10 && info.unique_count < n, "%s: %zu outputs", name, info.unique_count);
+        free(tree);
+        free(remap);
+    }
+    free(v);
+}
+
 /* The centre of a flat disc with polar uvs (u the distance, v the angle) and normals compared too:
  * the centre's corners differ in v alone, which is not among the first three components of the
  * compared attributes (normal x, uv u, normal y). The split and the joint cells take their axes
@@ -974,6 +1033,9 @@ static void group_attributes(void)
     far_crowd_case(3);
     polar_case(0);
     polar_case(1);
+    for (int dim = 2; dim <= 3; ++dim)
+        for (int t = 0; t < 4; ++t)
+            core_attributes_case(dim, t == 3 ? 4 : t, t < 3 ? 3000 : 100000);
     for (int dim = 2; dim <= 3; ++dim)
         for (int t = 0; t < 20; ++t)
             crowd_case(dim, t, t % 7 == 6 ? meshweld_MethodKdtree : meshweld_MethodAuto);
@@ -1754,6 +1816,27 @@ static void weld_failing(Budget* b, const char* name, const float* p, size_t n, 
     b->fail_at = -1, b->only = 0;
 }
 
+/* The attribute weld of v (8 floats a vertex) where each allocation fails in turn, alone and with
+ * every one after it: an error, no leak, or the same result. */
+static void attributes_failing(Budget* b, const char* name, const float* v, size_t n, const meshweld_Options* o,
+                               const meshweld_Attribute* attrs, size_t count, unsigned* got, unsigned* want)
+{
+    b->calls = 0, b->fail_at = LONG_MAX, b->only = 0;
+    CHECK(meshweld_weldAttributes(want, v, n, 32, o, attrs, count, NULL) == 0 && b->outstanding == 0,
+          "%s: weld leaks %ld", name, b->outstanding);
+    long calls = b->calls;
+    CHECK(calls > 12, "%s: only %ld allocations, the cells' tables among them", name, calls);
+    for (long k = 0; k < 2 * calls; ++k) {
+        b->calls = 0, b->fail_at = k / 2, b->only = k % 2;
+        int e = meshweld_weldAttributes(got, v, n, 32, o, attrs, count, NULL);
+        CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "%s: allocation failure gave %d", name, e);
+        if (e == 0) CHECK(memcmp(got, want, n * sizeof(unsigned)) == 0, "%s: result changed under allocation failures", name);
+        CHECK(b->outstanding == 0, "%s: %ld blocks leaked when allocation %ld failed%s", name, b->outstanding, k / 2,
+              k % 2 ? " alone" : "");
+    }
+    b->fail_at = -1, b->only = 0;
+}
+
 static void group_allocator(void)
 {
     Budget b = {0, 0, -1, 0};
@@ -1877,18 +1960,18 @@ static void group_allocator(void)
         if (kd == 2)
             cv[(cn / 2) * 8] = 1e12f;
         meshweld_Options co = {3, cr, kd == 1 ? meshweld_MethodKdtree : meshweld_MethodAuto, 0};
-        b.calls = 0, b.fail_at = LONG_MAX, b.only = 0;
-        CHECK(meshweld_weldAttributes(line_expect, cv, cn, 32, &co, attrs, count, NULL) == 0 && b.outstanding == 0,
-              "crowd: weld leaks %ld", b.outstanding);
-        long calls = b.calls;
-        CHECK(calls > 12, "crowd: only %ld allocations, the split's table among them", calls);
-        for (long k = 0; k < 2 * calls; ++k) {
-            b.calls = 0, b.fail_at = k / 2, b.only = k % 2;
-            int e = meshweld_weldAttributes(line, cv, cn, 32, &co, attrs, count, NULL);
-            CHECK(e == meshweld_Ok || e == meshweld_ErrorMemory, "crowd: allocation failure gave %d", e);
-            if (e == 0) CHECK(memcmp(line, line_expect, cn * sizeof(unsigned)) == 0, "crowd: result changed under allocation failures");
-            CHECK(b.outstanding == 0, "crowd: %ld blocks leaked when allocation %ld failed%s", b.outstanding, k / 2, k % 2 ? " alone" : "");
-        }
+        attributes_failing(&b, "crowd", cv, cn, &co, attrs, count, line, line_expect);
+        free(cv);
+    }
+    /* attributes on a dense core: its crowded cells' positions and those around them in the joint
+     * cells, the others in the graph */
+    for (int dim = 2; dim <= 3; ++dim) {
+        size_t cn = 3000;
+        float* cv = (float*)calloc(cn * 8, sizeof(float));
+        meshweld_Attribute attrs[2];
+        size_t count = core_vertices(cv, cn, dim, 0, attrs);
+        meshweld_Options co = {dim, 1e-3f, meshweld_MethodAuto, 0};
+        attributes_failing(&b, "attributes on a dense core", cv, cn, &co, attrs, count, line, line_expect);
         free(cv);
     }
     b.fail_at = -1, b.only = 0;
