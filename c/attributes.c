@@ -198,12 +198,13 @@ static void mw_valuedTouch(const mw_Valued* valued, size_t v, mw_Touch* touch)
  * and values (mw_jointEarliest). */
 typedef struct mw_Keyed {
     mw_Table table;
-    /* a filter of the keys cells holds: a bit per hashed key, set with its first representative.
-     * Most cells a search reads hold none (a joint search reads up to 8 cells of position times 8
-     * of values), and their bit, in a byte per vertex that the cache holds, answers for them
-     * instead of a probe of the table, which it does not. Made (from the arena) once the table
-     * holds mw_heldFrom keys: a smaller one stays in the cache, where the filter is only more
-     * work. NULL: none (every key is looked up) */
+    /* a filter of the keys the table holds: a bit per hashed key, set with its first
+     * representative. Most cells a search reads hold none (a joint search reads up to 8 cells of
+     * position times 8 of values), and their bit, in a byte per vertex that the cache holds,
+     * answers for them in one look, where the table (up to half full) probes a run of slots, and
+     * a large one misses the cache. Made (from the arena) once the table holds mw_heldFrom keys:
+     * a table of a few keys answers in one look too, where the filter is only more work. NULL:
+     * none (every key is looked up) */
     uint64_t* held;
     int held_bits;       /* the filter's size, 2^held_bits bits; 0: none is made */
     uint32_t held_shift; /* a key's bit: the top bits of its hash times MW_HELD */
@@ -219,7 +220,7 @@ typedef struct mw_Split {
 
 #define MW_HELD 0x9e3779b1u
 #ifndef MW_HELD_FROM /* (a test build sets it to 0) */
-#define MW_HELD_FROM 16384 /* keys (a table of 256 KB to 512 KB) */
+#define MW_HELD_FROM 256 /* keys */
 #endif
 static const size_t mw_heldFrom = MW_HELD_FROM;
 
