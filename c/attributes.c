@@ -121,7 +121,7 @@ static int mw_axisCandidates(mw_Axis* axis, const mw_Match* match)
 }
 
 /* How many distinct (group, cell) pairs axis a gives the sampled vertices: how finely it splits
- * their crowds. */
+ * their crowds (a NULL: the distinct groups). */
 #define MW_SAMPLE 1024
 static size_t mw_axisSpread(const mw_Axis* a, const uint32_t* vertex, const uint32_t* group, size_t n, uint64_t* seen)
 {
@@ -129,7 +129,7 @@ static size_t mw_axisSpread(const mw_Axis* a, const uint32_t* vertex, const uint
     size_t distinct = 0;
     for (size_t j = 0; j < n; ++j) {
         uint32_t first, last;
-        uint64_t key = (uint64_t)group[j] << 32 | mw_axisCell(a, vertex[j], &first, &last);
+        uint64_t key = (uint64_t)group[j] << 32 | (a ? mw_axisCell(a, vertex[j], &first, &last) : 0);
         size_t slot = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 53); /* 11 bits: 2 * MW_SAMPLE slots */
         while (seen[slot] != key && seen[slot] != UINT64_MAX)
             slot = (slot + 1) & (2 * MW_SAMPLE - 1);
@@ -139,22 +139,31 @@ static size_t mw_axisSpread(const mw_Axis* a, const uint32_t* vertex, const uint
     return distinct;
 }
 
-/* The axes, of count candidates: where there are MW_AXES or fewer, all of them; else the
- * MW_AXES that split the crowds most finely, as a sample of their vertices shows (vertex[j] in the
- * crowd group[j]: a position, or one dense cluster): a pole whose corners differ in a uv's second
- * component alone is split on it, whatever the order of the attributes. Which axes are taken only
- * changes which candidates a vertex meets, never the result. */
+/* The axes, of count candidates: up to MW_AXES that split the crowds most finely, as a sample of
+ * their vertices shows (vertex[j] in the crowd group[j]: a position, or one cell of a dense
+ * cluster); all of the first MW_AXES without a sample (no crowd). A pole whose corners differ in a
+ * uv's second component alone is split on it, whatever the order of the attributes. An axis on
+ * which none of the sample's crowds splits (a cluster of one colour, the normal of a flat disc's
+ * centre) is not taken: each axis doubles the cells of values a vertex reads (its values'
+ * reach touches two an axis), and one that splits nothing only adds reads. Which axes are taken
+ * only changes which candidates a vertex meets, never the result. */
 static void mw_valuedAxes(mw_Valued* valued, const mw_Axis* axis, int count, const uint32_t* vertex, const uint32_t* group,
                           size_t n, uint64_t* seen)
 {
     size_t spread[MW_CANDIDATES];
     for (int j = 0; j < count; ++j)
-        spread[j] = count > MW_AXES && n > 0 ? mw_axisSpread(&axis[j], vertex, group, n, seen) : 0;
+        spread[j] = n > 0 ? mw_axisSpread(&axis[j], vertex, group, n, seen) : 0;
+    /* the sampled vertices beyond the first of their crowd: an axis splits the crowds where one of
+     * them lies in a cell that the crowd's earlier ones do not (with fewer than 64 of them, every
+     * axis is taken: a crowd the sample barely sees may still split) */
+    size_t groups = n > 0 ? mw_axisSpread(NULL, vertex, group, n, seen) : 0, repeats = n - groups;
     int taken[MW_CANDIDATES] = {0};
     for (valued->axes = 0; valued->axes < MW_AXES && valued->axes < count; ++valued->axes) {
         int best = -1; /* the widest spread not yet taken, the earliest of equals */
         for (int j = 0; j < count; ++j)
             best = !taken[j] && (best < 0 || spread[j] > spread[best]) ? j : best;
+        if (n > 0 && repeats >= 64 && spread[best] == groups)
+            break;
         taken[best] = 1;
         valued->axis[valued->axes] = axis[best];
     }
@@ -354,15 +363,14 @@ static size_t mw_crowdVertices(const uint32_t* start, uint32_t distinct, const u
 /* The axes of values (mw_valuedAxes) for the crowds of this weld: a sample of up to MW_SAMPLE
  * vertices, evenly spread over those of positions that may be split (more than MW_SPLIT_AT
  * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over the
- * vertices in them (mark: mw_inJoint), each crowd a joint cell of position. No sample where the
- * compared attributes have MW_AXES components or fewer (all of them are taken). */
+ * vertices in them (mark: mw_inJoint), each crowd a joint cell of position. */
 static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* arena, const uint32_t* order,
                         const uint32_t* start, uint32_t distinct, const mw_DataCells* joint, const unsigned char* mark,
                         const float* points, size_t stride, int dim)
 {
     mw_Axis axis[MW_CANDIDATES];
     int candidates = mw_axisCandidates(axis, match);
-    size_t crowd = candidates > MW_AXES ? mw_crowdVertices(start, distinct, mark, joint != NULL, joint != NULL) : 0;
+    size_t crowd = candidates > 0 ? mw_crowdVertices(start, distinct, mark, joint != NULL, joint != NULL) : 0;
     if (crowd == 0) {
         mw_valuedAxes(valued, axis, candidates, NULL, NULL, 0, NULL);
         return meshweld_Ok;
@@ -372,13 +380,14 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
     if (!vertex || !seen)
         return meshweld_ErrorMemory;
     uint32_t* group = vertex + MW_SAMPLE;
-    size_t n = 0, step = crowd > MW_SAMPLE ? crowd / MW_SAMPLE : 1, seen_so_far = 0;
+    /* every step-th vertex of the crowds, counted over them (next: the next one's count) */
+    size_t n = 0, step = crowd > MW_SAMPLE ? crowd / MW_SAMPLE : 1, next = 0, seen_so_far = 0;
     for (uint32_t k = 0; k < distinct && n < MW_SAMPLE; ++k) {
         if (joint ? !mw_inJoint(mark, 1, k) : !mw_maySplit(start, NULL, 0, k))
             continue;
-        for (uint32_t j = start[k]; j < start[k + 1] && n < MW_SAMPLE; ++j, ++seen_so_far) {
-            if (seen_so_far % step != 0)
-                continue;
+        size_t size = start[k + 1] - start[k];
+        for (; next < seen_so_far + size && n < MW_SAMPLE; next += step) {
+            uint32_t j = start[k] + (uint32_t)(next - seen_so_far);
             vertex[n] = order[j];
             group[n] = k;
             if (joint) { /* the crowd: the joint cell of position */
@@ -392,6 +401,7 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
             }
             n++;
         }
+        seen_so_far += size;
     }
     mw_valuedAxes(valued, axis, candidates, vertex, group, n, seen);
     mw_arenaRelease(arena, seen);

@@ -845,6 +845,27 @@ static void crowd_case(int dim, int t, int method)
     free(v);
 }
 
+/* A crowd of nearly one colour: a dense cluster (the joint cells), or a few positions each with
+ * hundreds of vertices (their rings split), where one vertex in 150 has a colour of its own. The
+ * sample of the crowds finds no axis that splits them, and takes none: every vertex then reads one
+ * cell of values, where the odd ones must still be told apart. */
+static void one_colour_case(int dense)
+{
+    size_t n = 3000;
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    const float r = 0.05f;
+    seed(1960 + (uint64_t)dense);
+    for (size_t i = 0; i < n; ++i) {
+        for (int a = 0; a < 3; ++a)
+            v[i * 8 + a] = (float)(0.5 + (dense ? uniform() * r * 0.5 : 0.2 * (double)(next_u64() % 3) * (a == 0)));
+        for (int a = 0; a < 3; ++a) v[i * 8 + 3 + a] = i % 150 == 7 ? (float)uniform() : 0.25f;
+    }
+    meshweld_Attribute colour = {v + 3, 32, 3, 0.01f};
+    size_t outputs = crowd_check(v, n, 3, r, &colour, 1, meshweld_MethodAuto, dense ? "one colour, dense" : "one colour, at 3 positions");
+    CHECK(outputs > n / 150 && outputs <= n / 150 + 3 * (dense ? 1 : 3), "one colour%s: %zu outputs", dense ? ", dense" : "", outputs);
+    free(v);
+}
+
 /* Pairs of vertices whose values lie a tolerance apart, to the last float below it (each pair at
  * one position, or in a dense cluster): wherever the cells' edges fall, each pair merges. */
 static void tolerance_edge_case(int dense)
@@ -1029,6 +1050,8 @@ static void group_attributes(void)
         wide_case(t);
     tolerance_edge_case(0);
     tolerance_edge_case(1);
+    one_colour_case(0);
+    one_colour_case(1);
     far_crowd_case(2);
     far_crowd_case(3);
     polar_case(0);
