@@ -341,11 +341,18 @@ static inline int mw_inJoint(const unsigned char* mark, int joint, uint32_t k)
     return joint && (!mark || mark[k] != 0);
 }
 
-/* Whether position k's ring may be split: its vertices visit it (it is not one of the joint cells'
- * alone) and are more than MW_SPLIT_AT. */
+/* Whether position k's vertices search the graph: all but the joint cells' alone (every position
+ * where the graph passed the engine's budget, a dense core's crowded ones). */
+static inline int mw_inGraph(const unsigned char* mark, int joint, uint32_t k)
+{
+    return !(joint && (!mark || mark[k] == MW_CROWDED_NODE));
+}
+
+/* Whether position k's ring may be split: its vertices visit it (mw_inGraph), and they are more
+ * than MW_SPLIT_AT. */
 static inline int mw_maySplit(const uint32_t* start, const unsigned char* mark, int joint, uint32_t k)
 {
-    return !(joint && (!mark || mark[k] == MW_CROWDED_NODE)) && start[k + 1] - start[k] > MW_SPLIT_AT;
+    return mw_inGraph(mark, joint, k) && start[k + 1] - start[k] > MW_SPLIT_AT;
 }
 
 /* The vertices in crowds: those of positions in the joint cells (in_joint), or of those that may be
@@ -363,15 +370,15 @@ static size_t mw_crowdVertices(const uint32_t* start, uint32_t distinct, const u
 /* The axes of values (mw_valuedAxes) for the crowds of this weld: a sample of up to MW_SAMPLE
  * vertices, evenly spread over those of positions that may be split (more than MW_SPLIT_AT
  * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over the
- * vertices in them (mark: mw_inJoint), each crowd a joint cell of position. */
+ * vertices in them (mark: mw_inJoint), each crowd a joint cell of position. crowd: how many
+ * vertices those are (mw_crowdVertices). */
 static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* arena, const uint32_t* order,
                         const uint32_t* start, uint32_t distinct, const mw_DataCells* joint, const unsigned char* mark,
-                        const float* points, size_t stride, int dim)
+                        size_t crowd, const float* points, size_t stride, int dim)
 {
     mw_Axis axis[MW_CANDIDATES];
     int candidates = mw_axisCandidates(axis, match);
-    size_t crowd = candidates > 0 ? mw_crowdVertices(start, distinct, mark, joint != NULL, joint != NULL) : 0;
-    if (crowd == 0) {
+    if (candidates == 0 || crowd == 0) {
         mw_valuedAxes(valued, axis, candidates, NULL, NULL, 0, NULL);
         return meshweld_Ok;
     }
@@ -488,8 +495,8 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     w->touched = 0;
     /* the joint cells' alone (all of a dense cluster's positions, a core's crowded ones), the
      * graph's alone, or both (the cells around a core's) */
-    int in_joint = mw_inJoint(w->graph->mark, w->joint.inverse > 0.0, k);
-    int in_graph = !in_joint || (w->graph->mark && w->graph->mark[k] == MW_RING_NODE);
+    int joint = w->joint.inverse > 0.0;
+    int in_joint = mw_inJoint(w->graph->mark, joint, k), in_graph = mw_inGraph(w->graph->mark, joint, k);
     if (in_graph) {
         const uint32_t* first = w->graph->first;
         mw_walkVisit(w, k);
@@ -837,14 +844,16 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     int in_joint = joint || graph.mark != NULL;
     if (in_joint)
         mw_dataCellsSet(&w.joint, mw_dataCellsNarrowest(o.radius, d.extent), o.radius, d.extent);
+    /* the vertices of the crowds: in the joint cells, and at positions that may be split */
+    size_t joint_crowd = in_joint ? mw_crowdVertices(start, distinct, graph.mark, in_joint, 1) : 0;
+    size_t split_crowd = mw_crowdVertices(start, distinct, graph.mark, in_joint, 0);
     if (mw_crowdAxes(&w.split.valued, &match, &arena, order, start, distinct, in_joint ? &w.joint : NULL, graph.mark,
-                     points, stride, o.dim) != meshweld_Ok)
+                     in_joint ? joint_crowd : split_crowd, points, stride, o.dim) != meshweld_Ok)
         goto done;
     /* the filters of the cells' keys, once they are many: 8 bits for each key there can be (a
      * representative at a position that may be split, or in the joint cells) */
-    w.split.cells.held_bits =
-        mw_heldBits(w.split.valued.axes > 0 ? mw_crowdVertices(start, distinct, graph.mark, in_joint, 0) : 0);
-    w.split.joint.held_bits = mw_heldBits(in_joint ? mw_crowdVertices(start, distinct, graph.mark, in_joint, 1) : 0);
+    w.split.cells.held_bits = mw_heldBits(w.split.valued.axes > 0 ? split_crowd : 0);
+    w.split.joint.held_bits = mw_heldBits(joint_crowd);
     w.split.arena = &arena;
     if (walking > 0) {
         w.reps.next = list; /* free again: the positions alone are done */
