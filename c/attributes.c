@@ -367,13 +367,31 @@ static size_t mw_crowdVertices(const uint32_t* start, uint32_t distinct, const u
     return crowd;
 }
 
+/* The joint cells of position (mw_jointEarliest): 2r wide or more, and the axes folded
+ * (mw_jointFolds), on which every position's cell is taken as 0. */
+typedef struct mw_JointCells {
+    mw_DataCells cells; /* inverse 0: no joint cells */
+    int folded[3];
+} mw_JointCells;
+
+/* Point p's joint cell of position, and on each axis whether its r-box touches the cell below
+ * (-1) or above (1). */
+static void mw_jointCell(const mw_JointCells* joint, const double p[3], int dim, int64_t cell[3], int touch[3])
+{
+    double inverse = joint->cells.inverse, s[3] = {p[0] * inverse, p[1] * inverse, p[2] * inverse};
+    mw_dataCell(&joint->cells, s, dim, cell, touch);
+    for (int a = 0; a < 3; ++a)
+        if (joint->folded[a])
+            cell[a] = 0, touch[a] = 0;
+}
+
 /* The axes of values (mw_valuedAxes) for the crowds of this weld: a sample of up to MW_SAMPLE
  * vertices, evenly spread over those of positions that may be split (more than MW_SPLIT_AT
  * vertices), each crowd a position; or, where the joint cells search (joint not NULL), over the
  * vertices in them (mark: mw_inJoint), each crowd a joint cell of position. crowd: how many
  * vertices those are (mw_crowdVertices). */
 static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* arena, const uint32_t* order,
-                        const uint32_t* start, uint32_t distinct, const mw_DataCells* joint, const unsigned char* mark,
+                        const uint32_t* start, uint32_t distinct, const mw_JointCells* joint, const unsigned char* mark,
                         size_t crowd, const float* points, size_t stride, int dim)
 {
     mw_Axis axis[MW_CANDIDATES];
@@ -398,11 +416,11 @@ static int mw_crowdAxes(mw_Valued* valued, const mw_Match* match, mw_Arena* aren
             vertex[n] = order[j];
             group[n] = k;
             if (joint) { /* the crowd: the joint cell of position */
-                const float* p = mw_point(points, stride, order[j]);
-                double s[3] = {p[0] * joint->inverse, p[1] * joint->inverse, dim == 3 ? p[2] * joint->inverse : 0.0};
+                double p[3];
+                mw_load(p, mw_point(points, stride, order[j]), dim);
                 int64_t cell[3];
                 int touch[3];
-                mw_dataCell(joint, s, dim, cell, touch);
+                mw_jointCell(joint, p, dim, cell, touch);
                 const uint32_t words[MW_AXES] = {(uint32_t)cell[0], (uint32_t)cell[1], (uint32_t)cell[2]};
                 group[n] = mw_valuedWord(words);
             }
@@ -438,7 +456,7 @@ typedef struct mw_Walk {
     mw_Touch touch; /* the vertex's cells of values, once a split position is visited (or the joint cells are) */
     int touched;
     int64_t cell[3]; /* the vertex's joint cell of position */
-    mw_DataCells joint; /* inverse 0: no joint cells */
+    mw_JointCells joint;
     int error;
 } mw_Walk;
 
@@ -459,16 +477,15 @@ static void mw_walkVisit(void* context, uint32_t position)
 
 /* Where positions crowd (the engine's pairs pass its budget, or a dense core's cells were taken out
  * of its search), the representatives themselves in cells of positions (mw_DataCells, 2r wide: one
- * or two an axis) and of values, keyed by the position cell's low words with the values' word added
+ * or two an axis, one on a folded axis) and of values, keyed by the position cell's low words with the values' word added
  * to the last (a collision only adds candidates): a vertex's search then meets the representatives
  * near it in both, not every position within r of it, which in a dense cluster are all of them.
  * The search looks in the cells that the vertex's r-box and its values' reach touch. */
 static void mw_jointEarliest(mw_Walk* w, const double p[3])
 {
-    double s[3] = {p[0] * w->joint.inverse, p[1] * w->joint.inverse, p[2] * w->joint.inverse};
     int touch[3];
     const int64_t* f = w->cell;
-    mw_dataCell(&w->joint, s, w->dim, w->cell, touch);
+    mw_jointCell(&w->joint, p, w->dim, w->cell, touch);
     if (!w->touched)
         mw_valuedTouch(&w->split.valued, w->query.vertex, &w->touch), w->touched = 1;
     int64_t z0 = f[2] + (touch[2] < 0 ? -1 : 0), z1 = f[2] + (touch[2] > 0);
@@ -484,6 +501,35 @@ static void mw_jointEarliest(mw_Walk* w, const double p[3])
                                     &w->query);
 }
 
+/* The axes of position on which the positions in the joint cells (mw_inJoint) lie in at most two
+ * cells are folded: every position's cell on such an axis is taken as 0, and a search reads one
+ * cell on it where it read two. In a cluster narrower than r on that axis a search read both cells
+ * anyway; in a wider one it now meets the representatives of both where it may have met one's. A
+ * cluster within r of itself then reads 8 cells of position and values, not 64 (each axis halves
+ * them). Which axes are folded only changes which candidates a vertex meets, never the result. */
+static void mw_jointFolds(mw_Walk* w, const uint32_t* position_point, uint32_t distinct)
+{
+    int64_t low[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, high[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+    int open = 3; /* the axes still within two cells: none left, and the look stops */
+    for (uint32_t k = 0; k < distinct && open > 0; ++k) {
+        if (!mw_inJoint(w->graph->mark, 1, k))
+            continue;
+        double p[3];
+        mw_load(p, mw_point(w->points, w->stride, position_point ? position_point[k] : k), w->dim);
+        int64_t cell[3];
+        int touch[3];
+        mw_jointCell(&w->joint, p, w->dim, cell, touch); /* (none folded yet) */
+        open = 0;
+        for (int a = 0; a < 3; ++a) {
+            low[a] = cell[a] < low[a] ? cell[a] : low[a];
+            high[a] = cell[a] > high[a] ? cell[a] : high[a];
+            open += high[a] - low[a] <= 1;
+        }
+    }
+    for (int a = 0; a < 3; ++a) /* (none seen: none folded) */
+        w->joint.folded[a] = high[a] >= low[a] && high[a] - low[a] <= 1;
+}
+
 /* Vertex i, at position k (which has others within r, or is in the joint cells), takes the earliest
  * representative within r that matches it, or becomes one; returns its representative. */
 static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
@@ -495,7 +541,7 @@ static uint32_t mw_walkStep(mw_Walk* w, uint32_t i, uint32_t k)
     w->touched = 0;
     /* the joint cells' alone (all of a dense cluster's positions, a core's crowded ones), the
      * graph's alone, or both (the cells around a core's) */
-    int joint = w->joint.inverse > 0.0;
+    int joint = w->joint.cells.inverse > 0.0;
     int in_joint = mw_inJoint(w->graph->mark, joint, k), in_graph = mw_inGraph(w->graph->mark, joint, k);
     if (in_graph) {
         const uint32_t* first = w->graph->first;
@@ -842,8 +888,10 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
     w.points = points, w.stride = stride, w.dim = o.dim, w.r2 = (double)o.radius * o.radius;
     /* the joint cells: every position's (joint), or a dense core's and those around it */
     int in_joint = joint || graph.mark != NULL;
-    if (in_joint)
-        mw_dataCellsSet(&w.joint, mw_dataCellsNarrowest(o.radius, d.extent), o.radius, d.extent);
+    if (in_joint) {
+        mw_dataCellsSet(&w.joint.cells, mw_dataCellsNarrowest(o.radius, d.extent), o.radius, d.extent);
+        mw_jointFolds(&w, position_point, distinct);
+    }
     /* the vertices of the crowds: in the joint cells, and at positions that may be split */
     size_t joint_crowd = in_joint ? mw_crowdVertices(start, distinct, graph.mark, in_joint, 1) : 0;
     size_t split_crowd = mw_crowdVertices(start, distinct, graph.mark, in_joint, 0);

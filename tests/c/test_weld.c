@@ -866,6 +866,28 @@ static void one_colour_case(int dense)
     free(v);
 }
 
+/* A dense cluster of coloured points, width r wide on each axis: at 0.5 r and 3 r its positions lie
+ * in at most two joint cells an axis (folded: a vertex meets the representatives of both, where it
+ * met those its r-box touches), at 6 r not. */
+static void folded_cluster_case(int dim, double width)
+{
+    size_t n = 3000;
+    float* v = (float*)calloc(n * 8, sizeof(float));
+    const float r = 0.0625f;
+    seed(2100 + (uint64_t)dim * 10 + (uint64_t)width);
+    for (size_t i = 0; i < n; ++i) {
+        for (int a = 0; a < dim; ++a)
+            v[i * 8 + a] = (float)(0.5 + (uniform() - 0.5) * width * r);
+        for (int a = 0; a < 3; ++a) v[i * 8 + 3 + a] = (float)(next_u64() % 5) * 0.2f + (float)uniform() * 0.1f;
+    }
+    meshweld_Attribute colour = {v + 3, 32, 3, 0.05f};
+    char name[64];
+    snprintf(name, sizeof(name), "coloured cluster %dD, %g r wide", dim, width);
+    size_t outputs = crowd_check(v, n, dim, r, &colour, 1, meshweld_MethodAuto, name);
+    CHECK(outputs > 2 * 125 && outputs < n, "%s: %zu outputs", name, outputs); /* (125 levels of colour, each split) */
+    free(v);
+}
+
 /* Pairs of vertices whose values lie a tolerance apart, to the last float below it (each pair at
  * one position, or in a dense cluster): wherever the cells' edges fall, each pair merges. */
 static void tolerance_edge_case(int dense)
@@ -1052,6 +1074,9 @@ static void group_attributes(void)
     tolerance_edge_case(1);
     one_colour_case(0);
     one_colour_case(1);
+    for (int dim = 2; dim <= 3; ++dim)
+        for (int t = 0; t < 3; ++t)
+            folded_cluster_case(dim, t == 0 ? 0.5 : t == 1 ? 3.0 : 6.0);
     far_crowd_case(2);
     far_crowd_case(3);
     polar_case(0);
