@@ -15,7 +15,7 @@ fi
 echo "== native tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs" >/dev/null
-ctest --test-dir build --output-on-failure
+ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "== the same results under users' compiler flags (gcc and clang, -O0 to -O3 -ffp-contract=fast)"
 bash tests/c/flags.sh
@@ -23,7 +23,7 @@ bash tests/c/flags.sh
 echo "== native tests with AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer"
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DMESHWELD_SANITIZE=ON >/dev/null
 cmake --build build-sanitize -j "$jobs" >/dev/null
-ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-sanitize --output-on-failure
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
 
 echo "== native tests under Valgrind memcheck (no leak, no invalid access)"
 if command -v valgrind >/dev/null; then
