@@ -10,7 +10,8 @@
  *           vertex's position and at those within r of it;
  *   joint   where the graph's pairs pass the engine's budget (a dense cluster), found either way:
  *           the representatives in cells of position and of attribute values (mw_jointEarliest),
- *           which hold any coordinate.
+ *           which hold any coordinate (by values alone on the axes where the cluster lies within
+ *           two cells of position: mw_jointFolds).
  * Or both: in a dense core among sparse positions the engine takes the core's crowded cells out of
  * its search (mw_Graph.mark), and the vertices there search the joint cells alone, those of the
  * cells around them (whose pairs lack the crowded positions) the joint cells and the graph, the
