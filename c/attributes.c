@@ -477,11 +477,12 @@ static void mw_walkVisit(void* context, uint32_t position)
 }
 
 /* Where positions crowd (the engine's pairs pass its budget, or a dense core's cells were taken out
- * of its search), the representatives themselves in cells of positions (mw_DataCells, 2r wide: one
- * or two an axis, one on a folded axis) and of values, keyed by the position cell's low words with the values' word added
- * to the last (a collision only adds candidates): a vertex's search then meets the representatives
- * near it in both, not every position within r of it, which in a dense cluster are all of them.
- * The search looks in the cells that the vertex's r-box and its values' reach touch. */
+ * of its search), the representatives themselves in cells of positions (mw_JointCells, 2r wide:
+ * one or two an axis, one on a folded axis) and of values, keyed by the position cell's low words
+ * with the values' word added to the last (a collision only adds candidates): a vertex's search
+ * then meets the representatives near it in both, not every position within r of it, which in a
+ * dense cluster are all of them. The search looks in the cells that the vertex's r-box and its
+ * values' reach touch. */
 static void mw_jointEarliest(mw_Walk* w, const double p[3])
 {
     int touch[3];

@@ -866,9 +866,9 @@ static void one_colour_case(int dense)
     free(v);
 }
 
-/* A dense cluster of coloured points, width r wide on each axis: at 0.5 r and 3 r its positions lie
- * in at most two joint cells an axis (folded: a vertex meets the representatives of both, where it
- * met those its r-box touches), at 6 r not. */
+/* A dense cluster of coloured points, width times r wide on each axis: at 0.5 r and 3 r its
+ * positions lie in at most two joint cells an axis (folded: a vertex meets the representatives of
+ * both, where it met those its r-box touches), at 6 r not. */
 static void folded_cluster_case(int dim, double width)
 {
     size_t n = 3000;
