@@ -838,7 +838,8 @@ static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* ke
         goto done;
     size_t walking = 0;
     for (uint32_t k = 0; k < distinct; ++k) {
-        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1] || (graph.mark && graph.mark[k]));
+        walked[k] = o.radius > 0 && (!graph.first || graph.first[k] != graph.first[k + 1] || /* (a core's, marked) */
+                                     mw_inJoint(graph.mark, graph.mark != NULL, k));
         walking += walked[k];
     }
 

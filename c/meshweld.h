@@ -206,10 +206,11 @@ typedef struct meshweld_Attribute {
  * the positions within r of each other with GRID's spatial engine (info->method = GRID), and
  * compares attributes only there; in clusters too dense for the engine it searches the
  * representatives in cells of position and attribute values (GRID), and in a dense core among
- * sparse points only the core's crowded cells and the cells around them do; with a kd-tree (KDTREE) when
- * options->method is meshweld_MethodKdtree or coordinates lie too far out for cells; radius 0
- * compares the vertices at the same position (NAIVE). All give the same remap, and many vertices at
- * one position or in one cluster that the attributes keep apart cost about as much as any others.
+ * sparse points only the core's crowded cells and the cells around them do; with a kd-tree
+ * (KDTREE) when options->method is meshweld_MethodKdtree or coordinates lie too far out for cells;
+ * radius 0 compares the vertices at the same position (NAIVE). All give the same remap, and many
+ * vertices at one position or in one cluster that the attributes keep apart cost about as much as
+ * any others.
  *
  * remap must contain enough space for count elements; attributes holds attribute_count entries,
  * each with count vertices.
