@@ -688,7 +688,7 @@ struct meshweld_Welder {
     int dim;
     int method;
     int store;
-    int automatic; /* method was AUTO: may switch to KDTREE */
+    int automatic; /* method was AUTO (runs GRID; one-shot, it leaves for KDTREE before the engine tries) */
     int oneshot;   /* meshweld_weld: one batch, nothing kept for later ones */
     int countonly; /* meshweld_weld, meshweld_trace: the outputs' positions are never read (GRID's
                     * engine path then only counts them) */

@@ -158,10 +158,10 @@ typedef struct meshweld_Welder meshweld_Welder;
 
 /**
  * Creates a welder; returns NULL on error, with the reason in *error when error is not NULL.
- * AUTO resolves to GRID, and switches to KDTREE for good at the first batch whose coordinates lie
- * so far out that GRID's cells would crowd: the narrowest cells that take them would each hold
- * 64 cells of the first batch's spacing (coordinates past 2^45 times that spacing in 3D, 2^46 in
- * 2D).
+ * AUTO resolves to GRID. A GRID welder (AUTO's too) switches to KDTREE for good, with the same
+ * remap, at the first batch whose coordinates lie so far out that the cells its index would search
+ * crowd: they would each hold 64 cells of the first batch's spacing (coordinates past about 2^44
+ * times that spacing).
  */
 MESHWELD_API meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* error);
 

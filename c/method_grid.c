@@ -63,17 +63,21 @@ MW_INLINE uint32_t mw_numberOutputs(const meshweld_Welder* w, const mw_Batch* b,
     return outputs;
 }
 
-/* *size, made larger where cells of that size cannot take a coordinate below extent
- * (mw_dataCellsNarrowest). MW_COARSE when coarse is 0 and the narrowest cells that take extent
- * would hold 64 of the data's cells each: every search would walk crowds. */
+/* *size, made larger where cells of that size cannot take a coordinate below extent (to 4 times
+ * the narrowest cells that take it, mw_dataCellsNarrowest, so that a welder's index is not rebuilt
+ * for every batch that reaches a little further). MW_COARSE when coarse is 0 and the cells searched
+ * would hold 64 of the data's cells each: every search would walk crowds. A welder's index searches
+ * cells of *size; a one-shot weld searches the narrowest (its engine narrows its cells down to them,
+ * its sequential search tiles its box with them). */
 static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, double* size)
 {
-    double crowd = mw_dataCellsNarrowest(w->radius, extent) / w->spacing;
+    double narrowest = mw_dataCellsNarrowest(w->radius, extent);
+    double searched = !mw_dataCellsHold(extent, *size) ? extent / (MW_CELL_LIMIT / 8) : *size;
+    searched = fmax(searched, narrowest);
+    double crowd = (w->oneshot ? narrowest : searched) / w->spacing;
     if (!coarse && (w->dim == 3 ? crowd * crowd * crowd : crowd * crowd) > 64.0)
         return MW_COARSE;
-    if (!mw_dataCellsHold(extent, *size))
-        *size = extent / (MW_CELL_LIMIT / 8);
-    *size = fmax(*size, mw_dataCellsNarrowest(w->radius, extent));
+    *size = searched;
     return meshweld_Ok;
 }
 

@@ -1,5 +1,5 @@
 /* The welder: batch after batch, each point merged into a representative or made one. This file
- * checks a batch, hands it to its method, and is the one place where AUTO leaves GRID for KDTREE;
+ * checks a batch, hands it to its method, and is the one place where GRID (AUTO's) leaves for KDTREE;
  * it also holds the public weld functions (meshweld_weld is one batch of a fresh welder).
  *
  * The methods, one file each, all under the same exact-duplicate pass (exact.c) and
@@ -150,11 +150,12 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
 
     int switched = 0;
     if (w->method == meshweld_MethodGrid && w->radius > 0) {
-        /* AUTO leaves GRID for the kd-tree, for good, when a coordinate lies so far out that the
-         * narrowest cells taking it would hold 64 of the data's cells each (crowds in every
-         * cell): the one place where AUTO decides. A one-shot weld does so even for GRID once
-         * the engine has not run (its sequential search would walk those crowds) */
-        error = mw_addData(w, remap, points, count, stride, !w->automatic, info);
+        /* GRID leaves for the kd-tree, for good (the same result), when a coordinate lies so far
+         * out that the narrowest cells taking it would hold 64 of the data's cells each: its
+         * search would walk crowds in every cell, point by point. The one place where a method is
+         * left. A one-shot GRID weld (not AUTO) first lets its engine try those cells, and leaves
+         * once the engine has not run */
+        error = mw_addData(w, remap, points, count, stride, w->oneshot && !w->automatic, info);
         if (error != MW_COARSE)
             goto done;
         mw_setMethod(w, meshweld_MethodKdtree);

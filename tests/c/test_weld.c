@@ -1492,6 +1492,33 @@ static void group_misjudged(void)
         t = traced("stray points at 1e12", p, n, dim, (float)(0.5 * spacing));
         CHECK(t.steps == 0, "stray points at 1e12 dim %d: engine %d, %zu steps of the sequential search", dim, t.engine,
               t.steps);
+        { /* strays fed to GRID and AUTO welders in 16 batches (in 3D at +-1e14: at +-1e12 the cells
+           * of a sixteenth of the points hold them): the cells their index would search crowd, so
+           * both leave GRID for the kd-tree (the same remap) */
+            float r = (float)(0.5 * spacing);
+            if (dim == 3) {
+                seed(460 + dim);
+                stray_points(p, n, dim, 0.01, 0, 1e14);
+            }
+            Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+            for (int automatic = 0; automatic <= 1; ++automatic) {
+                meshweld_Options o = {dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, 0};
+                meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+                size_t batch = n / 16;
+                int e = 0;
+                for (size_t at = 0; at < n && !e; at += batch)
+                    e = meshweld_welderAdd(w, remap + at, p + at * dim, n - at < batch ? n - at : batch, dim * sizeof(float),
+                                           NULL);
+                CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0 &&
+                          meshweld_welderMethod(w) == meshweld_MethodKdtree,
+                      "stray points far out, dim %d: a %s welder differs from the kd-tree or runs %s (error %d)", dim,
+                      automatic ? "AUTO" : "GRID", meshweld_methodName(meshweld_welderMethod(w)), e);
+                meshweld_welderDestroy(w);
+            }
+            free(remap);
+            free(tree.remap);
+        }
         /* strays at +-1e9: cell coordinates past 2^31, keyed through the squeeze's 64-bit floors */
         seed(450 + dim);
         stray_points(p, n, dim, 0.01, 0, 1e9);

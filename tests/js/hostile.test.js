@@ -146,7 +146,7 @@ test('denormals: radius 0 keeps distinct ones apart, the smallest radius merges 
   assert.equal(auto.count, 2);
 });
 
-test('coordinates near FLT_MAX with r tiny: grid methods refuse them by name, auto (on the kd-tree) and the kd-tree weld them', () => {
+test('coordinates near FLT_MAX with r tiny: grid methods refuse them by name, auto and grid (on the kd-tree) and the kd-tree weld them', () => {
   const points = [1, 2, 3, FLT_MAX, -FLT_MAX, 0, FLT_MAX, -FLT_MAX, 0, -FLT_MAX, FLT_MAX, FLT_MAX, 0.5, 0.5, 3e38];
   for (const { dim, method, store } of everyWeld()) {
     const options = { dim, stride: 3, radius: 1e-3, method, store };
@@ -171,6 +171,13 @@ test('coordinates near FLT_MAX with r tiny: grid methods refuse them by name, au
   assert.deepEqual([...w.add(points.slice(3))], [1, 1, 2, 3]);
   assert.ok(autoBeyond(w.method), w.method);
   w.dispose();
+  // a grid welder, asked by name, leaves for the kd-tree as auto does (the same result)
+  const grid = new Welder({ radius: 1e-3, method: 'grid' });
+  grid.add([1, 2, 3]);
+  assert.equal(grid.method, 'grid');
+  assert.deepEqual([...grid.add(points.slice(3))], [1, 1, 2, 3]);
+  assert.equal(grid.method, 'kdtree');
+  grid.dispose();
   const g = new Welder({ radius: 1e-3, method: 'grid-r' });
   g.add([1, 2, 3]);
   throwsNaming(() => g.add(points.slice(3)), RangeError, /Welder.add: point 0 coordinate x/);
