@@ -10,6 +10,7 @@
 
 void mw_dataCellsSet(mw_DataCells* cells, double size, double radius, double extent)
 {
+    cells->size = size;
     cells->inverse = 1.0 / size;
     mw_dataCellsReach(cells, radius, extent);
 }

@@ -418,6 +418,7 @@ void mw_exactSettle(mw_Table* exact, unsigned int* remap, const float* points, s
 /* cells_data.c: GRID's cell scheme, squares or cubes sized to the data (at least 2r). A point p
  * searches the cells that its r-box [p - r, p + r] touches, 1 or 2 per axis. */
 typedef struct mw_DataCells {
+    double size;    /* the cells' edge, as set (1 / inverse may differ from it in its last bit) */
     double inverse; /* cells per unit length */
     double reach;   /* r in cells, with the slack that covers every rounding of the products */
 } mw_DataCells;

@@ -86,7 +86,7 @@ static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, dou
 static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, const mw_Batch* b, int coarse,
                        double* size)
 {
-    double current = w->index.cells.inverse > 0 ? 1.0 / w->index.cells.inverse : 0.0;
+    double current = w->index.cells.inverse > 0 ? w->index.cells.size : 0.0;
     if (current == 0) {
         current = mw_dataCellSize(points, stride, w->dim, b->d.node_point, b->d.nodes, w->radius);
         if (w->spacing == 0)
@@ -133,7 +133,7 @@ static double mw_searchCost(const mw_Index* index, size_t searched, size_t looku
 static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t stride, mw_Batch* b)
 {
     mw_Index* index = &w->index;
-    double current = 1.0 / index->cells.inverse, previous = current, before = -1.0;
+    double current = index->cells.size, previous = current, before = -1.0;
     double widest = MW_TUNE_LIMIT * current;
     double narrowest = mw_dataCellsNarrowest(w->radius, w->largest);
     size_t searched = index->searched, lookups = index->lookups, work = index->work;
@@ -357,7 +357,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     b.free_node = all_free ? NULL : (uint32_t*)mw_batchBlock(&arena, local[4], sizeof(local[4]), b.d.nodes, sizeof(uint32_t));
     error = meshweld_ErrorMemory;
     if (!b.node_out || (!all_free && (!b.free_point || !b.free_node)) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
-        (indexed && (size != 1.0 / w->index.cells.inverse || !w->index.table.entries
+        (indexed && (size != w->index.cells.size || !w->index.table.entries
                          ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
                                            mw_batchRoom(w, &b, b.d.nodes))
                          : mw_indexReserve(&w->index, w->reps.count + mw_batchRoom(w, &b, b.d.nodes))))) {

@@ -1516,6 +1516,27 @@ static void group_misjudged(void)
                       automatic ? "AUTO" : "GRID", meshweld_methodName(meshweld_welderMethod(w)), e);
                 meshweld_welderDestroy(w);
             }
+            /* strays at +-1e12 fed 1,000 at a time: the kd-tree's remap; in 2D the welders leave
+             * for it (in 3D the cells that a first batch of 1,000 points sizes take the strays
+             * without crowding, and the welders stay on GRID) */
+            seed(460 + dim);
+            stray_points(p, n, dim, 0.01, 0, 1e12);
+            free(tree.remap);
+            tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+            for (int automatic = 0; automatic <= 1; ++automatic) {
+                meshweld_Options o = {dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, 0};
+                meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+                int e = 0;
+                for (size_t at = 0; at < n && !e; at += 1000)
+                    e = meshweld_welderAdd(w, remap + at, p + at * dim, n - at < 1000 ? n - at : 1000, dim * sizeof(float),
+                                           NULL);
+                CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0 &&
+                          meshweld_welderMethod(w) == (dim == 2 ? meshweld_MethodKdtree : meshweld_MethodGrid),
+                      "stray points at 1e12 in batches of 1,000, dim %d: a %s welder differs from the kd-tree or runs %s "
+                      "(error %d)",
+                      dim, automatic ? "AUTO" : "GRID", meshweld_methodName(meshweld_welderMethod(w)), e);
+                meshweld_welderDestroy(w);
+            }
             free(remap);
             free(tree.remap);
         }
