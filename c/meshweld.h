@@ -161,7 +161,8 @@ typedef struct meshweld_Welder meshweld_Welder;
  * AUTO resolves to GRID. A GRID welder (AUTO's too) switches to KDTREE for good, with the same
  * remap, at the first batch whose coordinates lie so far out that the cells its index would search
  * crowd: they would each hold 64 cells of the first batch's spacing (coordinates past about 2^44
- * times that spacing).
+ * times that spacing), or at the batch after its searches met crowds in cells that such
+ * coordinates kept from narrowing (a first batch sparser than the whole).
  */
 MESHWELD_API meshweld_Welder* meshweld_welderCreate(const meshweld_Options* options, int* error);
 

@@ -68,14 +68,16 @@ MW_INLINE uint32_t mw_numberOutputs(const meshweld_Welder* w, const mw_Batch* b,
  * for every batch that reaches a little further). MW_COARSE when coarse is 0 and the cells searched
  * would hold 64 of the data's cells each: every search would walk crowds. A welder's index searches
  * cells of *size; a one-shot weld searches the narrowest (its engine narrows its cells down to them,
- * its sequential search tiles its box with them). */
+ * its sequential search tiles its box with them). A welder judges the data's cells by its first
+ * batch, whose spacing can be far wider than the whole's: MW_COARSE too once its index has shown
+ * crowds in cells it could not halve (w->crowded). */
 static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, double* size)
 {
     double narrowest = mw_dataCellsNarrowest(w->radius, extent);
     double searched = !mw_dataCellsHold(extent, *size) ? extent / (MW_CELL_LIMIT / 8) : *size;
     searched = fmax(searched, narrowest);
     double crowd = (w->oneshot ? narrowest : searched) / w->spacing;
-    if (!coarse && (w->dim == 3 ? crowd * crowd * crowd : crowd * crowd) > 64.0)
+    if (!coarse && ((w->dim == 3 ? crowd * crowd * crowd : crowd * crowd) > 64.0 || w->crowded))
         return MW_COARSE;
     *size = searched;
     return meshweld_Ok;
@@ -487,11 +489,15 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     if (!in_remap) /* (else the outputs are in the remap already) */
         mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
     /* cells too wide for the representatives' density: halve them (never below 2r, nor below
-     * what holds every coordinate) */
+     * what holds every coordinate). Where they cannot halve and still crowd past MW_FAR_CROWD,
+     * the coordinates keep them wide (cells of 2r hold a few representatives): the next batch
+     * leaves for the kd-tree (mw_indexSize) */
     if (indexed && mw_indexCrowded(&w->index)) {
         double smaller = fmax(0.5 * size, mw_dataCellsNarrowest(w->radius, w->largest));
         if (smaller < size)
             (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, w->largest, 0); /* on failure it stays */
+        else if ((double)w->index.work > MW_FAR_CROWD * (double)w->index.searched)
+            w->crowded = 1;
         w->index.work = w->index.searched = 0;
     }
 done:

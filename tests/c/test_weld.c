@@ -1508,23 +1508,29 @@ static void group_misjudged(void)
         t = traced("stray points at 1e12", p, n, dim, (float)(0.5 * spacing));
         CHECK(t.steps == 0, "stray points at 1e12 dim %d: engine %d, %zu steps of the sequential search", dim, t.engine,
               t.steps);
-        { /* strays fed to GRID and AUTO welders in 16 batches (in 3D at +-1e14: at +-1e12 the cells
-           * of a sixteenth of the points hold them): the cells their index would search crowd, so
-           * both leave GRID for the kd-tree (the same remap). Fed 1,000 at a time, strays at
-           * +-1e12: the kd-tree's remap; in 2D the welders leave for it (in 3D the cells that a
-           * first batch of 1,000 points sizes take the strays without crowding: they stay) */
+        { /* strays fed to GRID and AUTO welders, with the kd-tree's remap. In 16 batches (in 3D at
+           * +-1e14: at +-1e12 the cells of a sixteenth of the points hold them) the cells their
+           * index would search crowd, so both leave GRID for the kd-tree. Fed 1,000 at a time,
+           * strays at +-1e12: in 2D they leave (in 3D the cells that a first batch of 1,000 points
+           * sizes take the strays without crowding: they stay). Fed 100 at a time, strays at
+           * +-3e12 (2e12 in 2D): the first batch's cells seem to take them, the index then crowds
+           * in cells it cannot halve, and they leave */
             float r = (float)(0.5 * spacing);
-            for (int small = 0; small <= 1; ++small) {
+            const struct {
+                double far;
+                size_t batch;
+                int leaves;
+            } feeds[3] = {{dim == 3 ? 1e14 : 1e12, n / 16, 1}, {1e12, 1000, dim == 2}, {dim == 3 ? 3e12 : 2e12, 100, 1}};
+            for (int f = 0; f < 3; ++f) {
                 seed(460 + dim);
-                stray_points(p, n, dim, 0.01, 0, dim == 3 && !small ? 1e14 : 1e12);
+                stray_points(p, n, dim, 0.01, 0, feeds[f].far);
                 Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-                int leaves = !small || dim == 2;
                 for (int automatic = 0; automatic <= 1; ++automatic) {
                     int ran = welder_agrees(p, n, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid,
-                                            small ? 1000 : n / 16, tree.remap);
-                    CHECK(ran == (leaves ? meshweld_MethodKdtree : meshweld_MethodGrid),
-                          "stray points far out in batches of %zu, dim %d: a %s welder differs from the kd-tree or runs %s",
-                          small ? (size_t)1000 : n / 16, dim, automatic ? "AUTO" : "GRID",
+                                            feeds[f].batch, tree.remap);
+                    CHECK(ran == (feeds[f].leaves ? meshweld_MethodKdtree : meshweld_MethodGrid),
+                          "stray points at %g in batches of %zu, dim %d: a %s welder differs from the kd-tree or runs %s",
+                          feeds[f].far, feeds[f].batch, dim, automatic ? "AUTO" : "GRID",
                           ran < 0 ? "(differs)" : meshweld_methodName(ran));
                 }
                 free(tree.remap);
