@@ -151,10 +151,11 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
     int switched = 0;
     if (w->method == meshweld_MethodGrid && w->radius > 0) {
         /* GRID leaves for the kd-tree, for good (the same result), when a coordinate lies so far
-         * out that the narrowest cells taking it would hold 64 of the data's cells each: its
-         * search would walk crowds in every cell, point by point. The one place where a method is
-         * left. A one-shot GRID weld (not AUTO) first lets its engine try those cells, and leaves
-         * once the engine has not run */
+         * out that the cells it would search, wide enough to take it, would hold 64 of the data's
+         * cells each, or a welder's index has met crowds in cells it could not halve
+         * (mw_indexSize): its search would walk crowds in every cell, point by point. The one place
+         * where a method is left. A one-shot GRID weld (not AUTO) first lets its engine try those
+         * cells, and leaves once the engine has not run */
         error = mw_addData(w, remap, points, count, stride, w->oneshot && !w->automatic, info);
         if (error != MW_COARSE)
             goto done;
