@@ -88,7 +88,7 @@ static int mw_indexSize(const meshweld_Welder* w, double extent, int coarse, dou
 static int mw_cellSize(meshweld_Welder* w, const float* points, size_t stride, const mw_Batch* b, int coarse,
                        double* size)
 {
-    double current = w->index.cells.inverse > 0 ? w->index.cells.size : 0.0;
+    double current = w->index.cells.size; /* 0 until the index has cells */
     if (current == 0) {
         current = mw_dataCellSize(points, stride, w->dim, b->d.node_point, b->d.nodes, w->radius);
         if (w->spacing == 0)
