@@ -178,9 +178,9 @@ export function indexArray(elements, count) {
  * of weldMesh, less what a caller that compacts its own arrays says it has no use for:
  * `positions: false` leaves result.positions null, `compact: false` leaves result.attributes
  * empty (the attributes still decide the matches), `remap: false` leaves result.remap null for
- * triangles (the index is all the caller needs); `gather(first)` is called with the first input
- * vertex of each output (a view into the module's memory, valid during the call: what a caller
- * gathers its own arrays through), and what it returns is result.gathered.
+ * triangles (the index is all the caller needs); `gather(first, remap)` is called with the first
+ * input vertex of each output and the remap (views into the module's memory, valid during the
+ * call: what a caller gathers its own arrays through), and what it returns is result.gathered.
  */
 export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, gather = null, remap: keepRemap = true } = {}) {
   core();
@@ -246,7 +246,7 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       attributes: compacted,
       method: welded.method,
       radius: r,
-      gathered: gather === null ? null : gather(first),
+      gathered: gather === null ? null : gather(first, welded.remap ?? view(Uint32Array, welded.remapPointer, vertexCount)),
     };
   });
 }

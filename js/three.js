@@ -115,21 +115,52 @@ const CORNERS = { triangles: 3, lines: 2, points: 1 };
 const percent = (part, whole) => `${whole ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 const thousands = (n) => n.toLocaleString('en-US');
 
-// For each element of the input, whether the weld kept it: what groups are shrunk by.
-function keptElements(remap, indices, count, corners, removeDegenerate) {
-  const kept = new Uint8Array(count / corners);
-  const seen = corners === 1 ? new Uint8Array(remap.length) : null;
-  for (let e = 0; e < kept.length; e++) {
-    const v = [];
-    for (let j = 0; j < corners; j++) v.push(remap[indices ? indices[e * corners + j] : e * corners + j]);
-    if (v.includes(SKIPPED)) continue;
-    if (corners === 1) {
-      if (!seen[v[0]]) kept[e] = seen[v[0]] = 1;
-    } else {
-      kept[e] = removeDegenerate && new Set(v).size < corners ? 0 : 1;
-    }
+// How many of triangles [from, to) the weld kept: none of their corners skipped, and not collapsed
+// unless collapsed ones are kept.
+function keptTriangles(remap, indices, from, to, removeDegenerate) {
+  let kept = 0;
+  for (let j = 3 * from; j < 3 * to; j += 3) {
+    const u = remap[indices ? indices[j] : j], v = remap[indices ? indices[j + 1] : j + 1], w = remap[indices ? indices[j + 2] : j + 2];
+    if (u !== SKIPPED && v !== SKIPPED && w !== SKIPPED && !(removeDegenerate && (u === v || v === w || u === w))) kept++;
   }
   return kept;
+}
+
+// The groups of the welded geometry, in index units: each shrinks by the elements the weld removed
+// before and inside it (collapsed, or holding a skipped vertex; a cloud's repeated points). One
+// pass over the elements up to the last group's end, counting what is kept, with nothing
+// allocated per element.
+function shrinkGroups(groups, remap, indices, count, corners, removeDegenerate) {
+  const elements = Math.floor(count / corners);
+  const ends = groups.map((group) => {
+    const start = Math.min(Math.floor(group.start / corners), elements);
+    return [start, Math.max(Math.min(Math.floor((group.start + group.count) / corners), elements), start)];
+  });
+  const bounds = [...new Set(ends.flat().filter((e) => !Number.isNaN(e)))].sort((a, b) => a - b);
+  const keptBefore = new Map(); // element -> elements kept before it
+  const seen = corners === 1 ? new Uint8Array(remap.length) : null;
+  let kept = 0;
+  for (let e = 0, b = 0; b < bounds.length; b++) {
+    // the elements up to the next bound, counted in a loop per primitive
+    const stop = bounds[b];
+    if (corners === 3) kept += keptTriangles(remap, indices, e, stop, removeDegenerate);
+    else {
+      for (let j = e * corners; j < stop * corners; j += corners) {
+        const u = remap[indices ? indices[j] : j];
+        if (u === SKIPPED) continue;
+        if (corners === 1) {
+          if (!seen[u]) seen[u] = 1, kept++; // a cloud keeps each point once
+        } else {
+          const v = remap[indices ? indices[j + 1] : j + 1];
+          if (v !== SKIPPED && !(removeDegenerate && u === v)) kept++;
+        }
+      }
+    }
+    keptBefore.set(stop, kept);
+    e = stop;
+  }
+  const before = (e) => (Number.isNaN(e) ? NaN : keptBefore.get(e)) * corners;
+  return groups.map((group, k) => ({ start: before(ends[k][0]), count: before(ends[k][1]) - before(ends[k][0]), materialIndex: group.materialIndex }));
 }
 
 /**
@@ -212,12 +243,15 @@ export function weldGeometry(geometry, options) {
   }, 'vertex', {
     positions: kept,
     compact: false, // the attributes are compacted here, from their raw values, through the first inputs
-    remap: geometry.groups.length > 0,
-    gather: (first) => ({
+    remap: false, // the groups are shrunk here, through the remap still in the module's memory
+    gather: (first, remap) => ({
       // the weld's kept positions are the first inputs' bits: no second pass over the positions
       attributes: names.map((name) => (name === 'position' && kept ? null : compactAttribute(geometry.attributes[name], first, name))),
       morphs: Object.entries(geometry.morphAttributes).map(([name, targets]) =>
         targets.map((target, k) => compactAttribute(target, first, `morph ${name}[${k}]`))),
+      groups: geometry.groups.length > 0
+        ? shrinkGroups(geometry.groups, remap, indices, indices ? indices.length : vertexCount, CORNERS[primitive], removeDegenerate)
+        : [],
     }),
   });
 
@@ -229,20 +263,7 @@ export function weldGeometry(geometry, options) {
   result.morphTargetsRelative = geometry.morphTargetsRelative;
   if (welded.indices) result.setIndex(new BufferAttribute(welded.indices, 1));
 
-  // groups, in index units, shrink by the elements removed before and inside them
-  if (geometry.groups.length > 0) {
-    const corners = CORNERS[primitive];
-    const count = indices ? indices.length : vertexCount;
-    const kept = keptElements(welded.remap, indices, count, corners, removeDegenerate);
-    const keptBefore = new Uint32Array(kept.length + 1);
-    for (let e = 0; e < kept.length; e++) keptBefore[e + 1] = keptBefore[e] + kept[e];
-    for (const group of geometry.groups) {
-      const start = Math.min(Math.floor(group.start / corners), kept.length);
-      const end = Math.min(Math.floor((group.start + group.count) / corners), kept.length);
-      const begin = keptBefore[start] * corners;
-      result.addGroup(begin, keptBefore[Math.max(end, start)] * corners - begin, group.materialIndex);
-    }
-  }
+  for (const group of welded.gathered.groups) result.addGroup(group.start, group.count, group.materialIndex);
 
   const userData = geometry.userData;
   if (userData == null || (typeof userData === 'object' && Object.getPrototypeOf(userData) === Object.prototype && Object.keys(userData).length === 0)) {

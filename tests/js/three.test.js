@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import * as THREE from 'three';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { mergeVertices } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
-import { countClosePairs } from '../../js/index.js';
+import fc from 'fast-check';
+import { SKIPPED, countClosePairs, weldMesh } from '../../js/index.js';
 import { boundaryEdges, ready, weldGeometry } from '../../js/three.js';
 import { mulberry32, root } from './helpers.js';
 
@@ -189,6 +190,54 @@ test('groups follow the triangles that are removed', () => {
   assert.deepEqual([0, 1, 2, 3].map((t) => x[index[3 * t] * 3]), [0, 20, 30, 50]);
   const keep = weldGeometry(geometry, { removeDegenerate: false });
   assert.deepEqual(keep.groups.map((g) => [g.start, g.count]), [[0, 6], [6, 9], [15, 3]]);
+});
+
+test('groups of any ranges, primitives and skipped vertices shrink to the elements kept inside them', () => {
+  const runs = Number(process.env.MESHWELD_PROPERTY_RUNS ?? 100);
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof({ weight: 30, arbitrary: fc.constantFrom(0, 0.5, 1) }, { weight: 1, arbitrary: fc.constant(NaN) }), { maxLength: 72, size: 'max' }), // within r = 0.6 often
+      fc.option(fc.array(fc.nat(23), { maxLength: 48, size: 'max' })),
+      fc.constantFrom('triangles', 'lines', 'points'),
+      fc.boolean(),
+      fc.array(fc.tuple(fc.nat(24), fc.oneof(fc.nat(24), fc.constant(Infinity)), fc.nat(3)), { minLength: 1, maxLength: 4 }),
+      (values, indices, primitive, removeDegenerate, groups) => {
+        const corners = { triangles: 3, lines: 2, points: 1 }[primitive];
+        const positions = Float32Array.from(values.slice(0, values.length - (values.length % (3 * corners))));
+        const n = positions.length / 3;
+        if (indices) indices = indices.slice(0, indices.length - (indices.length % corners)).filter((v) => v < n);
+        if (indices && indices.length % corners) indices = indices.slice(0, indices.length - (indices.length % corners));
+        const geometry = new THREE.BufferGeometry();
+        geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+        if (indices) geometry.setIndex(indices);
+        for (const [start, count, material] of groups) geometry.addGroup(start, count, material);
+        const options = { radius: 0.6, attributes: 'position', primitive, removeDegenerate, nonFinite: 'skip' };
+        const welded = weldGeometry(geometry, options);
+        const { remap } = weldMesh(positions, indices ? Uint32Array.from(indices) : null, { ...options, attributes: undefined });
+        // the kept input elements, matched in order against the output's elements
+        const count = indices ? indices.length : n;
+        const output = welded.index ? Array.from(welded.index.array) : Array.from({ length: vertices(welded) }, (_, k) => k);
+        const keptBefore = [0];
+        let k = 0;
+        for (let e = 0; e < count / corners; e++) {
+          const element = Array.from({ length: corners }, (_, j) => remap[indices ? indices[e * corners + j] : e * corners + j]);
+          const next = output.slice(k * corners, (k + 1) * corners);
+          const kept = !element.includes(SKIPPED) && element.every((v, j) => v === next[j]);
+          if (kept) k++;
+          keptBefore.push(k);
+        }
+        assert.equal(k * corners, output.length, 'every output element is an input element, in order');
+        const elements = keptBefore.length - 1;
+        const want = groups.map(([start, count, material]) => {
+          const from = Math.min(Math.floor(start / corners), elements);
+          const to = Math.max(from, Math.min(Math.floor((start + count) / corners), elements));
+          return [keptBefore[from] * corners, (keptBefore[to] - keptBefore[from]) * corners, material];
+        });
+        assert.deepEqual(welded.groups.map((g) => [g.start, g.count, g.materialIndex]), want);
+      },
+    ),
+    { numRuns: runs },
+  );
 });
 
 test('every attribute, morph attribute, name and userData is carried; the input is untouched', () => {
