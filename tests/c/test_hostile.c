@@ -975,6 +975,18 @@ static void group_allocator(void)
             h.calls = 0;
             e = meshweld_weldAttributes(remap, pts, N, 12, &o, &a, 1, &info);
             CHECK(e == meshweld_ErrorMemory || (!all && e == 0), "weldAttributes (grid) under failure: %d", e);
+            /* vertices six times over, bit for bit (the weld of their first copies: a test build
+             * takes that path from a few vertices on) */
+            static float twin_pts[N * 3], twin_normals[N * 3];
+            for (size_t i = 0; i < N * 3; ++i)
+                twin_pts[i] = pts[(i / 3 / 6) * 3 + i % 3], twin_normals[i] = normals[(i / 3 / 6) * 3 + i % 3];
+            meshweld_Attribute twin = {twin_normals, 12, 3, 0.5f};
+            h.fail_at = -1;
+            e = meshweld_weldAttributes(expect, twin_pts, N, 12, &o, &twin, 1, &info);
+            h.calls = 0, h.fail_at = k;
+            e = meshweld_weldAttributes(remap, twin_pts, N, 12, &o, &twin, 1, &info);
+            CHECK(e == meshweld_ErrorMemory || (!all && e == 0 && memcmp(remap, expect, sizeof(remap)) == 0),
+                  "weldAttributes of twins under failure: %d", e);
             size_t pairs;
             h.calls = 0;
             e = meshweld_countClosePairs(&pairs, pts, N, 12, 3, 0.07f, 0);

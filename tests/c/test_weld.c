@@ -1066,8 +1066,85 @@ static void wide_case(int t)
     free(a);
 }
 
+/* A soup whose vertices repeat earlier ones bit for bit, as the corners of an indexed mesh written
+ * out per triangle do (about six copies a vertex): the weld runs on the first copies and every
+ * twin takes its copy's output. 1,500 distinct vertices on a few positions and values (many within
+ * r and the tolerances of each other, so the rule's choices are not trivial), each corner drawn
+ * near the last one's; some vertices differ from a twin only by -0 in a coordinate, some hold a
+ * NaN value. Variant t: the radius (0: exact positions), the method, the attributes compared. Also
+ * checked: the first inputs and kept positions, and a NaN coordinate named at its first vertex. */
+static void twins_case(int dim, int t)
+{
+    seed(9100 + (uint64_t)t + (uint64_t)dim * 10);
+    size_t m = 1500, n = 7 * 1024;
+    float* base = (float*)malloc(m * 8 * sizeof(float));
+    float* v = (float*)malloc(n * 8 * sizeof(float));
+    for (size_t b = 0; b < m; ++b) {
+        for (int a = 0; a < 3; ++a) base[b * 8 + a] = (float)((next_u64() % 12) * 0.02 + (b % 3 == 0 ? uniform() * 0.01 : 0));
+        for (int a = 0; a < 3; ++a) base[b * 8 + 3 + a] = (float)((next_u64() % 3) * 0.04);
+        base[b * 8 + 6] = (float)(next_u64() % 2);
+        base[b * 8 + 7] = (float)((next_u64() % 3) * 0.015);
+        if (b % 97 == 5) base[b * 8 + 4] = NAN;
+    }
+    for (size_t i = 0, b = 0; i < n; ++i) {
+        b = (b + m + (next_u64() % 9) - 4) % m; /* near the last corner's vertex */
+        memcpy(v + i * 8, base + b * 8, 8 * sizeof(float));
+        if (i % 301 == 7 && v[i * 8 + 1] == 0.0f) v[i * 8 + 1] = -0.0f;
+    }
+    meshweld_Attribute normal = {v + 3, 32, 3, 0.05f}, uv = {v + 6, 32, 2, t % 2 ? 0.0f : 0.02f};
+    meshweld_Attribute attrs[2] = {normal, uv};
+    size_t count = t % 3 == 2 ? 1 : 2;
+    if (t % 3 == 1) attrs[0] = uv, attrs[1] = normal;
+    float r = t % 4 == 3 ? 0.0f : 0.03f;
+    int method = t % 5 == 4 ? meshweld_MethodKdtree : meshweld_MethodAuto;
+    char name[96];
+    snprintf(name, sizeof(name), "twins, %dD #%d", dim, t);
+    size_t outputs = crowd_check(v, n, dim, r, attrs, count, method, name);
+    CHECK(outputs > 50 && outputs < m, "%s: %zu outputs", name, outputs);
+
+    /* the first inputs and kept positions: each output's earliest vertex, its coordinates' bits */
+    meshweld_Options o = {dim, r, method, 0};
+    meshweld_Info info;
+    unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+    unsigned* first = (unsigned*)malloc(n * sizeof(unsigned));
+    float* kept = (float*)malloc(n * 3 * sizeof(float));
+    CHECK(meshweld_weldAttributesFirst(remap, first, kept, v, n, 32, &o, attrs, count, &info) == meshweld_Ok &&
+              info.unique_count == outputs, "%s: weldAttributesFirst", name);
+    unsigned next = 0;
+    int same = 1;
+    for (size_t i = 0; i < n && same; ++i)
+        if (remap[i] == next)
+            same = first[next] == i && memcmp(kept + (size_t)next * (size_t)dim, v + i * 8, (size_t)dim * sizeof(float)) == 0,
+            next++;
+    CHECK(same && next == outputs, "%s: first inputs or kept positions differ from the remap's", name);
+    unsigned* first_alone = (unsigned*)malloc(n * sizeof(unsigned));
+    CHECK(meshweld_weldAttributesFirst(remap, first_alone, NULL, v, n, 32, &o, attrs, count, NULL) == meshweld_Ok &&
+              memcmp(first_alone, first, outputs * sizeof(unsigned)) == 0,
+          "%s: weldAttributesFirst without info gives other first inputs", name);
+    free(first_alone);
+
+    /* a NaN coordinate on a twin's copy (and so on the twin): named at the first vertex that holds it */
+    size_t bad = 4999, axis = (size_t)t % (size_t)dim;
+    for (size_t i = bad; i < n; ++i)
+        if (memcmp(v + i * 8, v + bad * 8, 8 * sizeof(float)) == 0 && i != bad) v[i * 8 + axis] = NAN;
+    v[bad * 8 + axis] = NAN;
+    meshweld_Info error = {0, 0, 0, 0};
+    int e = meshweld_weldAttributes(remap, v, n, 32, &o, attrs, count, &error);
+    CHECK(e == meshweld_ErrorNonFinite && error.error_point == bad && error.error_axis == (int)axis,
+          "%s: a NaN at vertex %zu axis %zu reported as %s at %zu axis %d", name, bad, axis, meshweld_errorString(e),
+          error.error_point, error.error_axis);
+    free(kept);
+    free(first);
+    free(remap);
+    free(v);
+    free(base);
+}
+
 static void group_attributes(void)
 {
+    for (int dim = 2; dim <= 3; ++dim)
+        for (int t = 0; t < 10; ++t)
+            twins_case(dim, t);
     for (int t = 0; t < 8; ++t)
         wide_case(t);
     tolerance_edge_case(0);
