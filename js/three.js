@@ -133,7 +133,7 @@ function keptTriangles(remap, indices, from, to, removeDegenerate) {
 function shrinkGroups(groups, remap, indices, count, corners, removeDegenerate) {
   const elements = Math.floor(count / corners);
   const ends = groups.map((group) => {
-    const start = Math.min(Math.floor(group.start / corners), elements);
+    const start = Math.min(Math.max(Math.floor(group.start / corners), 0), elements); // (a negative start: 0)
     return [start, Math.max(Math.min(Math.floor((group.start + group.count) / corners), elements), start)];
   });
   const bounds = [...new Set(ends.flat().filter((e) => !Number.isNaN(e)))].sort((a, b) => a - b);

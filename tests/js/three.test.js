@@ -190,6 +190,10 @@ test('groups follow the triangles that are removed', () => {
   assert.deepEqual([0, 1, 2, 3].map((t) => x[index[3 * t] * 3]), [0, 20, 30, 50]);
   const keep = weldGeometry(geometry, { removeDegenerate: false });
   assert.deepEqual(keep.groups.map((g) => [g.start, g.count]), [[0, 6], [6, 9], [15, 3]]);
+  // a group that starts before 0 counts from 0
+  geometry.clearGroups();
+  geometry.addGroup(-3, 9, 0);
+  assert.deepEqual(weldGeometry(geometry).groups.map((g) => [g.start, g.count]), [[0, 3]]);
 });
 
 test('groups of any ranges, primitives and skipped vertices shrink to the elements kept inside them', () => {
