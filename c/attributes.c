@@ -963,9 +963,10 @@ done:
  * is earlier than any made since. So the weld runs on the first copies alone, and the twins follow.
  * The pass costs about what the exact pass of positions it replaces does (a hash and a table probe
  * a vertex); what it saves is the rest of the weld's work on every twin, which pays where that work
- * runs through memory: from about a million vertices (WebAssembly, three.js meshes made soups:
- * 1.4M and 2.2M vertices 21-29% faster, 0.46M 5-12%; 0.2M and 7k 5-10% slower). A probe of the
- * first MW_TWIN_PROBE vertices decides whether it pays (a third of them twins). */
+ * runs through memory: from about a million vertices (WebAssembly, three.js meshes made soups,
+ * interleaved pairs: 1.44M and 2.16M vertices took 0.72-0.84 times as long; 0.22M to 0.78M
+ * between 0.83 and 1.07 times, no gain to count on). A probe of the first MW_TWIN_PROBE vertices
+ * decides whether it pays (a third of them twins). */
 #ifndef MW_TWIN_PROBE /* (a test build sets it to 16) */
 #define MW_TWIN_PROBE 1024
 #endif
