@@ -970,7 +970,7 @@ done:
 #ifndef MW_TWIN_PROBE /* (a test build sets it to 16) */
 #define MW_TWIN_PROBE 1024
 #endif
-#ifndef MW_TWIN_FROM /* vertices from which twins are looked for (a test build sets 0) */
+#ifndef MW_TWIN_FROM /* vertices from which twins are looked for (a test build sets 1) */
 #define MW_TWIN_FROM ((size_t)1 << 20)
 #endif
 #define MW_TWIN_WORDS 32 /* a vertex of more words (position and values) is welded as it is */
