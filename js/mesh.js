@@ -114,6 +114,30 @@ function remapTriangles(frame, source, count, remap, remapPointer, vertexCount, 
   return { elements, degenerate, duplicates, skippedElements };
 }
 
+// Segments [0, n) of out (pairs of outputs), each repeat of an earlier one in either direction
+// dropped in place; returns how many are left. The segments are bucketed by their lower end (a
+// stable counting sort), and in each bucket an upper end already met is a repeat: linear in the
+// segments and the outputs, where a Set of a million keys took half a second.
+function keepFirstSegments(out, n, outputs) {
+  const start = new Uint32Array(outputs + 1);
+  for (let k = 0; k < n; k++) start[Math.min(out[2 * k], out[2 * k + 1]) + 1]++;
+  for (let v = 0; v < outputs; v++) start[v + 1] += start[v];
+  const order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) order[start[Math.min(out[2 * k], out[2 * k + 1])]++] = k; // (start[v] now ends bucket v)
+  const met = new Int32Array(outputs).fill(-1); // upper end -> the lower end of the bucket that met it
+  const repeat = new Uint8Array(n);
+  for (let q = 0; q < n; q++) {
+    const k = order[q];
+    const lo = Math.min(out[2 * k], out[2 * k + 1]);
+    const hi = Math.max(out[2 * k], out[2 * k + 1]);
+    if (met[hi] === lo) repeat[k] = 1;
+    else met[hi] = lo;
+  }
+  let kept = 0;
+  for (let k = 0; k < n; k++) if (!repeat[k]) out[2 * kept] = out[2 * k], out[2 * kept + 1] = out[2 * k + 1], kept++;
+  return kept;
+}
+
 // Line segments and points in JS: collapsed segments and repeated ones (either direction) dropped;
 // a point cloud keeps each welded point once. Written into one array (no per-element allocation):
 // a cloud of a million points spends its time in the weld, not here.
@@ -137,32 +161,17 @@ function remapSmall(source, count, corners, remap, outputs, removeDegenerate, re
       else kept[v] = 1, out[written++] = v;
     }
   } else {
-    // a segment's key: exact as a number while outputs^2 stays below 2^53, else a string
-    const seen = removeDuplicates ? new Set() : null;
-    const small = outputs <= 2 ** 26;
     for (let e = 0; e < count; e += 2) {
       const a = vertex(e);
       const b = vertex(e + 1);
-      if (a === SKIPPED || b === SKIPPED) {
-        skippedElements++;
-        continue;
-      }
-      if (a === b && removeDegenerate) {
-        degenerate++;
-        continue;
-      }
-      if (seen) {
-        const lo = Math.min(a, b);
-        const hi = Math.max(a, b);
-        const key = small ? lo * outputs + hi : `${lo},${hi}`;
-        if (seen.has(key)) {
-          duplicates++;
-          continue;
-        }
-        seen.add(key);
-      }
-      out[written++] = a;
-      out[written++] = b;
+      if (a === SKIPPED || b === SKIPPED) skippedElements++;
+      else if (a === b && removeDegenerate) degenerate++;
+      else out[written++] = a, out[written++] = b;
+    }
+    if (removeDuplicates) {
+      const kept = keepFirstSegments(out, written / 2, outputs);
+      duplicates = written / 2 - kept;
+      written = 2 * kept;
     }
   }
   return { elements: out.slice(0, written), degenerate, duplicates, skippedElements };

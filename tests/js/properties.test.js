@@ -207,6 +207,30 @@ test('Welder: batches concatenated give the one-shot remap, or a named error', (
   assert.equal(liveAllocations(), baseline);
 });
 
+test('weldMesh lines: repeats dropped in either direction, the first kept, as a Set of segments finds them', () => {
+  // 8 vertices on 5 places along x (vertices 5, 6, 7 weld into 0, 1, 2): segments repeat often
+  const positions = Float32Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? (i / 3) % 5 : 0));
+  fc.assert(
+    fc.property(fc.array(fc.nat(7), { maxLength: 80, size: 'max' }), fc.boolean(), (list, removeDegenerate) => {
+      const indices = list.slice(0, list.length - (list.length % 2));
+      const r = weldMesh(positions, indices, { radius: 0.1, primitive: 'lines', removeDuplicates: true, removeDegenerate });
+      const want = [];
+      const seen = new Set();
+      let degenerate = 0;
+      let duplicates = 0;
+      for (let e = 0; e < indices.length; e += 2) {
+        const [a, b] = [r.remap[indices[e]], r.remap[indices[e + 1]]];
+        if (a === b && removeDegenerate) degenerate++;
+        else if (seen.has(`${Math.min(a, b)},${Math.max(a, b)}`)) duplicates++;
+        else seen.add(`${Math.min(a, b)},${Math.max(a, b)}`), want.push(a, b);
+      }
+      assert.deepEqual([...r.indices], want);
+      assert.deepEqual([r.degenerateRemoved, r.duplicatesRemoved, r.elementCount], [degenerate, duplicates, want.length / 2]);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
 test('weldMesh: arbitrary indices, primitives, attributes and tolerances', () => {
   const baseline = liveAllocations();
   fc.assert(
