@@ -746,23 +746,12 @@ static int mw_graphTry(void* context, const mw_DataCells* cells)
 }
 
 /* meshweld_weldAttributes, and with first (and kept when not NULL) meshweld_weldAttributesFirst,
- * on vertices as given */
-static int mw_weldAttributesOf(unsigned int* remap, unsigned int* first, float* kept, int first_wanted,
-                             const float* points, size_t count, size_t stride, const meshweld_Options* options,
-                             const meshweld_Attribute* attributes, size_t attribute_count, meshweld_Info* info)
+ * on vertices as given (at least one; the options, buffers and attributes checked) */
+static int mw_weldAttributesOf(unsigned int* remap, unsigned int* first, float* kept, const float* points,
+                               size_t count, size_t stride, mw_Parsed o, const meshweld_Attribute* attributes,
+                               size_t attribute_count, meshweld_Info* info)
 {
-    mw_Parsed o;
-    int error = mw_parseOptions(options, &o);
-    if (error)
-        return error;
-    if (info)
-        info->unique_count = 0, info->method = o.radius > 0 ? meshweld_MethodGrid : meshweld_MethodNaive;
-    if ((error = mw_checkAttributes(attributes, attribute_count, count)) != meshweld_Ok || count == 0)
-        return error;
-    if ((error = mw_checkBuffer(points, count, stride, o.dim, MW_NONE)) != meshweld_Ok)
-        return error;
-    if (!remap || (first_wanted && !first))
-        return meshweld_ErrorNull;
+    int error;
     mw_Arena arena = {{0}, 0};
     mw_Table exact = {0};
     mw_Kdtree tree = {0};
@@ -1116,10 +1105,11 @@ static int mw_twinPass(mw_TwinPass* t, size_t begin, size_t end)
  * the weld reads the copies' records as its points and values. Sets *taken to 0, having written
  * nothing, where the probe finds too few twins, a vertex has more than MW_TWIN_WORDS words, or
  * memory runs out (the weld then runs on every vertex). */
-static int mw_weldTwins(unsigned int* remap, unsigned int* first, float* kept, int first_wanted, const float* points,
-                        size_t count, size_t stride, const meshweld_Options* options, int dim,
-                        const meshweld_Attribute* attributes, size_t attribute_count, meshweld_Info* info, int* taken)
+static int mw_weldTwins(unsigned int* remap, unsigned int* first, float* kept, const float* points, size_t count,
+                        size_t stride, mw_Parsed o, const meshweld_Attribute* attributes, size_t attribute_count,
+                        meshweld_Info* info, int* taken)
 {
+    int dim = o.dim;
     mw_Arena arena = {{0}, 0};
     mw_TwinPass t = {points, stride, dim, attributes, attribute_count, (size_t)dim, NULL, 0, NULL, 0, NULL, NULL, 0};
     int error = meshweld_Ok;
@@ -1129,7 +1119,7 @@ static int mw_weldTwins(unsigned int* remap, unsigned int* first, float* kept, i
     t.copy_of = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
     t.copy_first = (uint32_t*)mw_arenaAllocate(&arena, count, sizeof(uint32_t));
     meshweld_Attribute* values = (meshweld_Attribute*)mw_arenaAllocate(&arena, attribute_count, sizeof(*values));
-    if (!t.copy_of || !t.copy_first || !values || count >= MW_NONE || t.width > MW_TWIN_WORDS)
+    if (!t.copy_of || !t.copy_first || !values || t.width > MW_TWIN_WORDS)
         goto done;
     if (mw_twinPass(&t, 0, MW_TWIN_PROBE) || 3 * (MW_TWIN_PROBE - t.copies) < MW_TWIN_PROBE ||
         mw_twinPass(&t, MW_TWIN_PROBE, count))
@@ -1143,8 +1133,8 @@ static int mw_weldTwins(unsigned int* remap, unsigned int* first, float* kept, i
     *taken = 1;
     meshweld_Info own; /* (the outputs' count, when the caller asks for no info) */
     info = info ? info : &own;
-    error = mw_weldAttributesOf(remap, first, kept, first_wanted, (const float*)(const void*)t.records, t.copies,
-                                t.width * sizeof(uint32_t), options, values, attribute_count, info);
+    error = mw_weldAttributesOf(remap, first, kept, (const float*)(const void*)t.records, t.copies,
+                                t.width * sizeof(uint32_t), o, values, attribute_count, info);
     if (error != meshweld_Ok) {
         if ((error == meshweld_ErrorNonFinite || error == meshweld_ErrorRange) && info->error_point < t.copies)
             /* the copy's first vertex: the first bad one */
@@ -1155,7 +1145,7 @@ static int mw_weldTwins(unsigned int* remap, unsigned int* first, float* kept, i
      * (copy_of[i] <= i, so what is read has not been written yet) */
     for (size_t i = count; i-- > 0;)
         remap[i] = remap[t.copy_of[i]];
-    for (size_t k = 0; first_wanted && k < info->unique_count; ++k)
+    for (size_t k = 0; first && k < info->unique_count; ++k)
         first[k] = t.copy_first[first[k]];
 done:
     mw_deallocate(t.slots);
@@ -1164,24 +1154,32 @@ done:
     return error;
 }
 
-/* meshweld_weldAttributes and meshweld_weldAttributesFirst: on the first copies of twins (above)
- * where there are many, else on every vertex */
+/* meshweld_weldAttributes and meshweld_weldAttributesFirst (with first, and kept when not NULL):
+ * the checks, then the weld on the first copies of twins (above) where there are many, else on
+ * every vertex */
 static int mw_weldAttributes(unsigned int* remap, unsigned int* first, float* kept, int first_wanted,
                              const float* points, size_t count, size_t stride, const meshweld_Options* options,
                              const meshweld_Attribute* attributes, size_t attribute_count, meshweld_Info* info)
 {
     mw_Parsed o;
-    int taken = 0;
-    if (attribute_count > 0 && count > MW_TWIN_PROBE && count >= MW_TWIN_FROM && !mw_parseOptions(options, &o) &&
-        !mw_checkAttributes(attributes, attribute_count, count) && !mw_checkBuffer(points, count, stride, o.dim, MW_NONE) &&
-        remap && (!first_wanted || first)) {
-        int error = mw_weldTwins(remap, first, kept, first_wanted, points, count, stride, options, o.dim, attributes,
-                                 attribute_count, info, &taken);
+    int error = mw_parseOptions(options, &o);
+    if (error)
+        return error;
+    if (info)
+        info->unique_count = 0, info->method = o.radius > 0 ? meshweld_MethodGrid : meshweld_MethodNaive;
+    if ((error = mw_checkAttributes(attributes, attribute_count, count)) != meshweld_Ok || count == 0)
+        return error;
+    if ((error = mw_checkBuffer(points, count, stride, o.dim, MW_NONE)) != meshweld_Ok)
+        return error;
+    if (!remap || (first_wanted && !first))
+        return meshweld_ErrorNull;
+    if (attribute_count > 0 && count > MW_TWIN_PROBE && count >= MW_TWIN_FROM) {
+        int taken = 0;
+        error = mw_weldTwins(remap, first, kept, points, count, stride, o, attributes, attribute_count, info, &taken);
         if (taken)
             return error;
     }
-    return mw_weldAttributesOf(remap, first, kept, first_wanted, points, count, stride, options, attributes,
-                               attribute_count, info);
+    return mw_weldAttributesOf(remap, first, kept, points, count, stride, o, attributes, attribute_count, info);
 }
 
 int meshweld_weldAttributes(unsigned int* remap, const float* points, size_t count, size_t stride,
