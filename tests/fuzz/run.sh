@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target for a bounded time, one after the other, starting from the seed
+# Runs each libFuzzer target for a bounded time, as many at once as there are cores, starting from the seed
 # corpus in tests/fuzz/corpus/<target> (read only: what the fuzzer finds goes to
 # build-fuzz/corpus/<target>), and prints the executions of each. Fails if any target finds a
 # crash, a sanitizer report, a leak, a timeout or a failed check; the input is saved in
@@ -32,13 +32,10 @@ if [ "$built" = 0 ]; then
 fi
 
 mkdir -p "$build/artifacts" "$build/logs"
-status=0
-total=0
-bad=0
-for target in "${targets[@]}"; do
-  work="$build/corpus/$target"
+# One target: its fuzzer, then a summary line and its exit code in $build/logs/<target>.result.
+run_target() {
+  local target=$1 work="$build/corpus/$1" log="$build/logs/$1.log" start code runs units
   mkdir -p "$work"
-  log="$build/logs/$target.log"
   start=$(date +%s)
   set +e
   "$build/fuzz_$target" "$work" "tests/fuzz/corpus/$target" \
@@ -48,14 +45,44 @@ for target in "${targets[@]}"; do
   set -e
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   units=$(find "$work" -type f | wc -l)
-  echo "fuzz_$target: ${runs:-?} executions in $(( $(date +%s) - start )) s, corpus $units inputs (+ seeds)"
+  printf '%s %s %s\n' "$code" "${runs:-0}" \
+    "fuzz_$target: ${runs:-?} executions in $(( $(date +%s) - start )) s, corpus $units inputs (+ seeds)" \
+    >"$build/logs/$target.result"
+}
+
+cores=$(nproc 2>/dev/null || echo 2)
+running=0
+for target in "${targets[@]}"; do
+  rm -f "$build/logs/$target.result"
+  if [ "$running" -ge "$cores" ]; then
+    wait -n || true
+    running=$(( running - 1 ))
+  fi
+  run_target "$target" &
+  running=$(( running + 1 ))
+done
+wait
+
+status=0
+total=0
+bad=0
+for target in "${targets[@]}"; do
+  result="$build/logs/$target.result"
+  if [ ! -f "$result" ]; then
+    echo "fuzz_$target did not report (see $build/logs/$target.log)" >&2
+    code=1 runs=0
+  else
+    read -r code runs line <"$result"
+    echo "$line"
+  fi
   if [ "$code" != 0 ]; then
     echo "fuzz_$target FOUND A PROBLEM (exit $code); the input is in $build/artifacts/:" >&2
-    grep -E -m 12 "meshweld fuzz check failed|^  |ERROR: |SUMMARY|runtime error|Test unit written" "$log" >&2 || tail -n 30 "$log" >&2
+    grep -E -m 12 "meshweld fuzz check failed|^  |ERROR: |SUMMARY|runtime error|Test unit written" "$build/logs/$target.log" >&2 \
+      || tail -n 30 "$build/logs/$target.log" >&2
     status=1
     bad=$(( bad + 1 ))
   else
-    total=$(( total + ${runs:-0} ))
+    total=$(( total + runs ))
   fi
 done
 echo "fuzzing: $total executions in the targets that found nothing"
