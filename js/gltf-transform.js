@@ -2,8 +2,10 @@
 // a guaranteed tolerance. `@gltf-transform/core` is an optional peer dependency: only this entry
 // point imports it.
 import { Document, Primitive, PropertyType, getBounds } from '@gltf-transform/core';
-import { ready, weldMesh } from './index.js';
-import { describe, firstOfEach } from './gather.js';
+import { ready } from './index.js';
+import { weldMeshAs } from './mesh.js';
+import { isIntegerArray, normalizer } from './points.js';
+import { describe, gatherItems } from './gather.js';
 
 export { ready };
 
@@ -97,98 +99,115 @@ function toleranceOf(semantic, tolerances) {
   return DEFAULT_TOLERANCES[family] ?? 0;
 }
 
-// The divisor of each normalized integer type and its lowest value, as glTF decodes it.
-function normalizer(array) {
-  if (array instanceof Uint8Array) return [255, 0];
-  if (array instanceof Int8Array) return [127, -1];
-  if (array instanceof Uint16Array) return [65535, 0];
-  if (array instanceof Int16Array) return [32767, -1];
-  if (array instanceof Uint32Array) return [4294967295, 0];
-  return [1, -Infinity];
-}
-
-/** The values of the vertices `used` as the shader sees them (normalized integers decoded), float32. */
+/**
+ * The values of the vertices `used` (every vertex, in order, when null) as the shader sees them:
+ * float32, normalized integers decoded. A float32 accessor drawn whole is read in place.
+ */
 function shaderValues(accessor, used) {
   const array = accessor.getArray();
+  const decode = accessor.getNormalized() && isIntegerArray(array) ? normalizer(array) : null;
+  if (used === null) {
+    if (array instanceof Float32Array && !decode) return array;
+    const out = new Float32Array(array.length);
+    if (decode) for (let i = 0; i < array.length; i++) out[i] = decode(array[i]);
+    else out.set(array);
+    return out;
+  }
   const size = accessor.getElementSize();
   const out = new Float32Array(used.length * size);
-  const normalized = accessor.getNormalized();
-  const [scale, low] = normalized ? normalizer(array) : [1, -Infinity];
-  for (let k = 0; k < used.length; k++)
-    for (let c = 0, s = used[k] * size; c < size; c++) {
-      const v = array[s + c];
-      out[k * size + c] = normalized ? Math.max(v / scale, low) : v;
-    }
+  for (let k = 0; k < used.length; k++) {
+    for (let c = 0, s = used[k] * size, t = k * size; c < size; c++) out[t + c] = decode ? decode(array[s + c]) : array[s + c];
+  }
   return out;
 }
 
-/** The raw values of the vertices `keep`, in the accessor's own component type. */
-function gatherRaw(accessor, keep) {
-  const array = accessor.getArray();
-  const size = accessor.getElementSize();
-  const out = new array.constructor(keep.length * size);
-  for (let k = 0; k < keep.length; k++)
-    for (let c = 0, s = keep[k] * size; c < size; c++) out[k * size + c] = array[s + c];
-  return out;
-}
-
-/** The index list a primitive draws with, as TRIANGLES, LINES or POINTS; or a reason to skip it. */
+/**
+ * The index list a primitive draws with, as TRIANGLES, LINES or POINTS: { mode, list, converted },
+ * where list is null when it draws every vertex once in order (unindexed TRIANGLES, LINES, POINTS),
+ * else the indices themselves or the list a strip, fan or loop makes; or { skip: reason }.
+ */
 function drawList(primitive, vertexCount) {
   const mode = primitive.getMode();
-  const indices = primitive.getIndices();
-  const source = indices ? indices.getArray() : null;
+  const source = primitive.getIndices()?.getArray() ?? null;
   const n = source ? source.length : vertexCount;
-  const at = source ? (i) => source[i] : (i) => i;
   for (let i = 0; source && i < n; i++) {
     if (source[i] >= vertexCount) return { skip: `index ${i} is ${source[i]}, beyond its ${vertexCount} vertices` };
   }
-  const list = (length, fill) => {
-    const out = new Uint32Array(length);
-    fill(out);
-    return out;
-  };
+  const at = (i) => (source ? source[i] : i);
   switch (mode) {
     case TRIANGLES:
     case LINES:
     case POINTS: {
       const per = mode === TRIANGLES ? 3 : mode === LINES ? 2 : 1;
       if (n % per !== 0) return { skip: `${n} ${source ? 'indices' : 'vertices'} are not a multiple of ${per} for ${MODE_NAMES[mode]}` };
-      return { mode, list: list(n, (out) => { for (let i = 0; i < n; i++) out[i] = at(i); }) };
+      return { mode, list: source };
     }
     case TRIANGLE_STRIP:
     case TRIANGLE_FAN: {
       const t = Math.max(n - 2, 0);
       const strip = mode === TRIANGLE_STRIP;
-      return {
-        mode: TRIANGLES,
-        converted: `${MODE_NAMES[mode]} converted to TRIANGLES`,
-        list: list(3 * t, (out) => {
-          for (let i = 0; i < t; i++) {
-            // the corners the glTF specification gives triangle i of a strip or a fan
-            out[3 * i] = strip ? at(i) : at(i + 1);
-            out[3 * i + 1] = strip ? at(i + 1 + (i % 2)) : at(i + 2);
-            out[3 * i + 2] = strip ? at(i + 2 - (i % 2)) : at(0);
-          }
-        }),
-      };
+      const list = new Uint32Array(3 * t);
+      for (let i = 0; i < t; i++) {
+        // the corners the glTF specification gives triangle i of a strip or a fan
+        list[3 * i] = strip ? at(i) : at(i + 1);
+        list[3 * i + 1] = strip ? at(i + 1 + (i % 2)) : at(i + 2);
+        list[3 * i + 2] = strip ? at(i + 2 - (i % 2)) : at(0);
+      }
+      return { mode: TRIANGLES, converted: `${MODE_NAMES[mode]} converted to TRIANGLES`, list };
     }
     case LINE_STRIP:
     case LINE_LOOP: {
       const segments = n < 2 ? 0 : mode === LINE_LOOP ? n : n - 1;
-      return {
-        mode: LINES,
-        converted: `${MODE_NAMES[mode]} converted to LINES`,
-        list: list(2 * segments, (out) => {
-          for (let i = 0; i < segments; i++) {
-            out[2 * i] = at(i);
-            out[2 * i + 1] = at((i + 1) % n);
-          }
-        }),
-      };
+      const list = new Uint32Array(2 * segments);
+      for (let i = 0; i < segments; i++) {
+        list[2 * i] = at(i);
+        list[2 * i + 1] = at((i + 1) % n);
+      }
+      return { mode: LINES, converted: `${MODE_NAMES[mode]} converted to LINES`, list };
     }
     default:
       return { skip: `unknown mode ${describe(mode)}` };
   }
+}
+
+/**
+ * The vertices a draw list uses, numbered in order of first use (as glTF-Transform's weld numbers
+ * them): { used, elements }, the used vertices' indices (null: every vertex, in order) and the
+ * list in the new numbering (null: unindexed).
+ */
+function firstUse(list, vertexCount) {
+  if (list === null) return { used: null, elements: null };
+  const local = new Int32Array(vertexCount).fill(-1);
+  const used = new Uint32Array(Math.min(vertexCount, list.length));
+  let count = 0;
+  let inOrder = true;
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (local[v] < 0) {
+      if (v !== count) inOrder = false;
+      local[v] = count;
+      used[count++] = v;
+    }
+  }
+  if (inOrder) return { used: count === vertexCount ? null : used.subarray(0, count), elements: list };
+  const elements = new Uint32Array(list.length);
+  for (let i = 0; i < list.length; i++) elements[i] = local[list[i]];
+  return { used: used.subarray(0, count), elements };
+}
+
+// The diagonal of the points' bounding box.
+function diagonal(points) {
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = 0; i < points.length; i += 3) {
+    const x = points[i], y = points[i + 1], z = points[i + 2];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+  }
+  return points.length ? Math.hypot(x1 - x0, y1 - y0, z1 - z0) : 0;
 }
 
 // Largest stretch (spectral norm) of a 4x4 column-major matrix's linear part: power iteration on MᵀM.
@@ -236,13 +255,32 @@ function isUsed(property) {
   return property.listParents().some((p) => p.propertyType !== PropertyType.ROOT);
 }
 
-function meshLabel(mesh, document) {
-  return `mesh ${mesh.getName() ? `'${mesh.getName()}'` : `#${document.getRoot().listMeshes().indexOf(mesh)}`}`;
+/**
+ * What one run over a document shares: the options, the scene's diagonal, the results of
+ * primitives that draw the same arrays, each mesh's scale, and the meshes' numbers as they were
+ * when the run began (for messages).
+ */
+function runOf(document, o, who) {
+  return {
+    document,
+    o,
+    who,
+    sceneDiag: o.relative !== undefined && o.relativeTo === 'scene' ? sceneDiagonal(document) : 0,
+    results: new Map(),
+    scales: new Map(),
+    numbers: null,
+  };
 }
 
-function label(primitive, document) {
+function meshLabel(mesh, run) {
+  if (mesh.getName()) return `mesh '${mesh.getName()}'`;
+  run.numbers ??= new Map(run.document.getRoot().listMeshes().map((m, i) => [m, i]));
+  return `mesh #${run.numbers.get(mesh) ?? run.document.getRoot().listMeshes().indexOf(mesh)}`;
+}
+
+function label(primitive, run) {
   const mesh = parentMesh(primitive);
-  return mesh ? `${meshLabel(mesh, document)} primitive ${mesh.listPrimitives().indexOf(primitive)}` : 'primitive';
+  return mesh ? `${meshLabel(mesh, run)} primitive ${mesh.listPrimitives().indexOf(primitive)}` : 'primitive';
 }
 
 // The vertex arrays of a primitive and its morph targets, and the plan of what to compare.
@@ -264,16 +302,32 @@ export function weldPrimitive(primitive, options) {
   if (!primitive || primitive.propertyType !== PropertyType.PRIMITIVE) {
     throw fail('weldPrimitive', `needs a glTF-Transform Primitive, got ${describe(primitive)}`, TypeError);
   }
-  const document = Document.fromGraph(primitive.getGraph());
-  const scene = o.relative !== undefined && o.relativeTo === 'scene' ? sceneDiagonal(document) : 0;
-  return weldOne(primitive, o, document, scene, new Map(), 'weldPrimitive');
+  return weldOne(primitive, runOf(Document.fromGraph(primitive.getGraph()), o, 'weldPrimitive'));
 }
 
-function weldOne(primitive, o, document, sceneDiag, cache, who) {
+// The radius of a primitive's weld, from the options.
+function radiusOf(primitive, points, run) {
+  const { o } = run;
+  let radius = o.radius;
+  if (radius === undefined) {
+    if (o.relativeTo === 'scene') {
+      const mesh = parentMesh(primitive);
+      if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh));
+      radius = (o.relative * run.sceneDiag) / run.scales.get(mesh);
+    } else {
+      radius = o.relative * diagonal(points);
+    }
+    if (!Number.isFinite(radius)) radius = 0;
+    if (Math.fround(radius) === 0) radius = 0;
+  }
+  return radius;
+}
+
+function weldOne(primitive, run) {
+  const { document, o, who } = run;
   const logger = document.getLogger();
-  const where = label(primitive, document);
   const skip = (reason) => {
-    logger.warn(`${NAME}: ${where} skipped: ${reason}`);
+    logger.warn(`${NAME}: ${label(primitive, run)} skipped: ${reason}`);
     return { skipped: reason };
   };
   const position = primitive.getAttribute('POSITION');
@@ -292,35 +346,17 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
 
   // primitives drawing the same arrays the same way weld to the same result: share it
   const key = [primitive.getMode(), primitive.getIndices(), ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
-  if (!cache.has(position)) cache.set(position, []);
-  const sameArrays = cache.get(position);
+  if (!run.results.has(position)) run.results.set(position, []);
+  const sameArrays = run.results.get(position);
   let result = sameArrays.find((r) => r.key.length === key.length && r.key.every((v, i) => v === key[i])) ?? null;
 
   const mode = draw.mode;
   const per = mode === TRIANGLES ? 3 : mode === LINES ? 2 : 1;
+  const elementsBefore = (draw.list ? draw.list.length : vertexCount) / per;
   if (!result) {
-    // the vertices drawn, in order of first use (as glTF-Transform's weld numbers them)
-    const local = new Uint32Array(vertexCount).fill(0xffffffff);
-    const used = [];
-    for (const v of draw.list) if (local[v] === 0xffffffff) local[v] = used.push(v) - 1;
-    const usedArray = Uint32Array.from(used);
-    const points = shaderValues(position, usedArray);
-    let radius = o.radius;
-    if (radius === undefined) {
-      if (o.relativeTo === 'scene') {
-        radius = (o.relative * sceneDiag) / meshScale(parentMesh(primitive));
-      } else {
-        const min = [Infinity, Infinity, Infinity];
-        const max = [-Infinity, -Infinity, -Infinity];
-        for (let i = 0; i < points.length; i++) {
-          min[i % 3] = Math.min(min[i % 3], points[i]);
-          max[i % 3] = Math.max(max[i % 3], points[i]);
-        }
-        radius = used.length ? o.relative * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) : 0;
-      }
-      if (!Number.isFinite(radius)) radius = 0;
-      if (Math.fround(radius) === 0) radius = 0;
-    }
+    const { used, elements } = firstUse(draw.list, vertexCount);
+    const points = shaderValues(position, used);
+    const radius = radiusOf(primitive, points, run);
     const attributes = {};
     const tolerances = {};
     for (const { semantic, accessor, target } of all) {
@@ -328,58 +364,35 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
       const tolerance = semantic === 'POSITION' ? radius : toleranceOf(semantic, o.tolerances);
       if (tolerance === Infinity) continue; // carried, not compared
       const name = target < 0 ? semantic : `morph target ${target} ${semantic}`;
-      attributes[name] = { array: shaderValues(accessor, usedArray), itemSize: accessor.getElementSize() };
+      attributes[name] = { array: shaderValues(accessor, used), itemSize: accessor.getElementSize() };
       tolerances[name] = tolerance;
     }
-    const elements = new Uint32Array(draw.list.length);
-    for (let i = 0; i < elements.length; i++) elements[i] = local[draw.list[i]];
     let welded;
     try {
-      welded = weldMesh(points, mode === TRIANGLES ? elements : new Uint32Array(0), {
+      // the kept vertices: the first of each cluster, back in the accessors' numbering; the
+      // accessors are gathered from those, so the weld returns neither positions nor attributes
+      const keepOf = (first) => {
+        const keep = new Uint32Array(first.length);
+        for (let k = 0; k < keep.length; k++) keep[k] = used === null ? first[k] : used[first[k]];
+        return keep;
+      };
+      welded = weldMeshAs('weldMesh', points, mode === POINTS ? null : elements, {
         radius,
         method: o.method,
+        primitive: mode === TRIANGLES ? 'triangles' : mode === LINES ? 'lines' : 'points',
         attributes,
         ...(Object.keys(tolerances).length > 0 ? { tolerances } : {}), // positions alone: the plain weld
         removeDegenerate: o.removeDegenerate,
         removeDuplicates: o.removeDuplicates,
-      });
+      }, 'vertex', { positions: false, compact: false, remap: false, gather: keepOf });
     } catch (error) {
-      throw fail(who, `${where}: ${error.message.replace(/^meshweld: /, '')}`, error.constructor);
+      throw fail(who, `${label(primitive, run)}: ${error.message.replace(/^meshweld: /, '')}`, error.constructor);
     }
-    const remap = welded.remap;
-    let out;
-    let degenerate = 0;
-    let duplicates = 0;
-    if (mode === TRIANGLES) {
-      out = welded.indices;
-      degenerate = welded.degenerateRemoved;
-      duplicates = welded.duplicatesRemoved;
-    } else if (mode === LINES) {
-      const kept = [];
-      const seen = new Set();
-      for (let i = 0; i < elements.length; i += 2) {
-        const a = remap[elements[i]];
-        const b = remap[elements[i + 1]];
-        if (a === b && o.removeDegenerate) {
-          degenerate++;
-          continue;
-        }
-        const id = Math.min(a, b) * welded.vertexCount + Math.max(a, b);
-        if (o.removeDuplicates && seen.has(id)) {
-          duplicates++;
-          continue;
-        }
-        seen.add(id);
-        kept.push(a, b);
-      }
-      out = kept;
-    } else {
-      out = null; // points: each kept vertex once, unindexed
-    }
-    // the kept vertices: the first of each cluster, back in the original numbering
-    const first = firstOfEach(remap, welded.vertexCount);
-    const keep = new Uint32Array(first.length);
-    for (let k = 0; k < keep.length; k++) keep[k] = usedArray[first[k]];
+    const keep = welded.gathered;
+    // points: each kept vertex once, unindexed
+    const out = mode === POINTS ? null : welded.indices;
+    const degenerate = mode === POINTS ? 0 : welded.degenerateRemoved;
+    const duplicates = mode === POINTS ? 0 : welded.duplicatesRemoved;
     result = { key, keep, out, degenerate, duplicates, radius, replaced: new Map(), indices: undefined };
     sameArrays.push(result);
   }
@@ -391,7 +404,7 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
       const copy = document
         .createAccessor(accessor.getName())
         .setType(accessor.getType())
-        .setArray(gatherRaw(accessor, result.keep))
+        .setArray(gatherItems(accessor.getArray(), accessor.getElementSize(), result.keep))
         .setNormalized(accessor.getNormalized())
         .setSparse(accessor.getSparse())
         .setBuffer(accessor.getBuffer());
@@ -410,13 +423,13 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
       result.indices = document
         .createAccessor(primitive.getIndices()?.getName() ?? '')
         .setType('SCALAR')
-        .setArray(Type.from(result.out))
+        .setArray(result.out instanceof Type ? result.out : new Type(result.out))
         .setBuffer(primitive.getIndices()?.getBuffer() ?? position.getBuffer());
     }
     primitive.setIndices(result.indices);
   }
   primitive.setMode(mode);
-  if (draw.converted) logger.info(`${NAME}: ${where}: ${draw.converted}`);
+  if (draw.converted) logger.info(`${NAME}: ${label(primitive, run)}: ${draw.converted}`);
   for (const accessor of old) if (!isUsed(accessor)) accessor.dispose();
 
   const elementsAfter = result.out === null ? result.keep.length : result.out.length / per;
@@ -424,7 +437,7 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
     mode: MODE_NAMES[mode],
     radius: result.radius,
     vertices: [vertexCount, result.keep.length],
-    elements: [draw.list.length / per, elementsAfter],
+    elements: [elementsBefore, elementsAfter],
     degenerateRemoved: result.degenerate,
     duplicatesRemoved: result.duplicates,
     converted: draw.converted ?? null,
@@ -432,6 +445,7 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
   };
   if (elementsAfter === 0) {
     const dropped = primitive.listAttributes();
+    const where = label(primitive, run);
     primitive.dispose();
     for (const accessor of dropped) if (!isUsed(accessor)) accessor.dispose();
     report.disposed = true;
@@ -440,7 +454,7 @@ function weldOne(primitive, o, document, sceneDiag, cache, who) {
   return report;
 }
 
-const figure = (n) => n.toLocaleString('en-US');
+const figure = (n) => String(n).replace(/\B(?=(\d{3})+$)/g, ','); // 1234567 → 1,234,567
 
 /**
  * A glTF-Transform transform that welds every primitive of the document:
@@ -451,13 +465,14 @@ export function weld(options) {
   const transform = async (document) => {
     await ready;
     const logger = document.getLogger();
-    const sceneDiag = o.relative !== undefined && o.relativeTo === 'scene' ? sceneDiagonal(document) : 0;
-    const cache = new Map();
-    for (const mesh of document.getRoot().listMeshes()) {
+    const run = runOf(document, o, 'weld');
+    const meshes = document.getRoot().listMeshes();
+    run.numbers = new Map(meshes.map((mesh, i) => [mesh, i]));
+    for (const mesh of meshes) {
       const before = mesh.listPrimitives().length;
       const total = { vertices: [0, 0], triangles: [0, 0], lines: [0, 0], points: [0, 0], skipped: 0, degenerate: 0, duplicates: 0 };
       for (const primitive of mesh.listPrimitives()) {
-        const r = weldOne(primitive, o, document, sceneDiag, cache, 'weld');
+        const r = weldOne(primitive, run);
         if (r.skipped) {
           total.skipped++;
           continue;
@@ -477,9 +492,9 @@ export function weld(options) {
       if (total.degenerate) parts.push(`${total.degenerate} degenerate removed`);
       if (total.duplicates) parts.push(`${total.duplicates} duplicates removed`);
       if (total.skipped) parts.push(`${total.skipped} primitive${total.skipped === 1 ? '' : 's'} skipped`);
-      logger.info(`${NAME}: ${meshLabel(mesh, document)}: ${parts.join(', ')}`);
+      logger.info(`${NAME}: ${meshLabel(mesh, run)}: ${parts.join(', ')}`);
       if (before > 0 && mesh.listPrimitives().length === 0) {
-        logger.info(`${NAME}: ${meshLabel(mesh, document)} has no primitive left; it was removed`);
+        logger.info(`${NAME}: ${meshLabel(mesh, run)} has no primitive left; it was removed`);
         mesh.dispose();
       }
     }

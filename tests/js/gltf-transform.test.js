@@ -1,13 +1,16 @@
 // meshweld/gltf-transform against glTF-Transform itself: its own weld() on exact data, jittered data
 // it cannot weld, GLB round trips through NodeIO, shared accessors, morph targets, quantized and
-// normalized accessors, every primitive mode, the document's logger, and the guarantees by brute force.
+// normalized accessors, every primitive mode, the document's logger, the guarantees by brute force,
+// and (fast-check) any small primitive against a plain model of the transform.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { Document, Logger, NodeIO, Primitive } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { weld as exactWeld } from '@gltf-transform/functions';
 import * as THREE from 'three';
 import { DEFAULT_TOLERANCES, ready, weld, weldPrimitive } from '../../js/gltf-transform.js';
+import { weldMesh } from '../../js/index.js';
 import { mulberry32 } from './helpers.js';
 
 await ready;
@@ -340,6 +343,146 @@ test('LINES keep their pairs, strips, loops and fans are converted, with a logge
   ]) {
     assert.ok(messages.includes(text), `${text} not in ${JSON.stringify(messages)}`);
   }
+});
+
+// The glTF specification's elements of a mode: [mode drawn, flat list of vertex indices].
+function modelDrawList(mode, indices, vertexCount) {
+  const n = indices ? indices.length : vertexCount;
+  const at = (i) => (indices ? indices[i] : i);
+  const M = Primitive.Mode;
+  const list = [];
+  if (mode === M.TRIANGLES || mode === M.LINES || mode === M.POINTS) {
+    for (let i = 0; i < n; i++) list.push(at(i));
+    return [mode, list];
+  }
+  if (mode === M.TRIANGLE_STRIP || mode === M.TRIANGLE_FAN) {
+    for (let i = 0; i + 2 < n; i++) {
+      if (mode === M.TRIANGLE_STRIP) list.push(at(i), at(i + 1 + (i % 2)), at(i + 2 - (i % 2)));
+      else list.push(at(i + 1), at(i + 2), at(0));
+    }
+    return [M.TRIANGLES, list];
+  }
+  const segments = n < 2 ? 0 : mode === M.LINE_LOOP ? n : n - 1;
+  for (let i = 0; i < segments; i++) list.push(at(i), at((i + 1) % n));
+  return [M.LINES, list];
+}
+
+/**
+ * What the transform must make of a primitive, modelled plainly: the vertices drawn in order of
+ * first use, welded (the library's weldMesh decides which vertices merge, tested on its own), each
+ * cluster's first vertex kept in its accessor's type, lines and points rebuilt here.
+ */
+function modelWeld({ mode, positions, normalized, normals, indices, radius, removeDegenerate, removeDuplicates }) {
+  const vertexCount = positions.length / 3;
+  const [drawn, list] = modelDrawList(mode, indices, vertexCount);
+  const local = new Map();
+  const used = [];
+  for (const v of list) if (!local.has(v)) local.set(v, used.push(v) - 1);
+  const decode = (v) => (normalized ? Math.max(v / 32767, -1) : v);
+  const points = Float32Array.from(used.flatMap((v) => [0, 1, 2].map((c) => decode(positions[3 * v + c]))));
+  const attributes = normals ? { NORMAL: { array: Float32Array.from(used.flatMap((v) => [...normals.subarray(3 * v, 3 * v + 3)])), itemSize: 3 } } : {};
+  const tolerances = normals ? { NORMAL: DEFAULT_TOLERANCES.NORMAL } : undefined;
+  const elements = list.map((v) => local.get(v));
+  const options = { radius, attributes, ...(tolerances ? { tolerances } : {}), removeDegenerate, removeDuplicates };
+  const { remap, vertexCount: outputs } = weldMesh(points, null, { ...options, primitive: 'points', removeDuplicates: false });
+  const keep = [];
+  for (let i = 0; i < remap.length; i++) if (keep[remap[i]] === undefined) keep[remap[i]] = used[i];
+  let out = null;
+  const M = Primitive.Mode;
+  if (drawn === M.TRIANGLES) {
+    out = Array.from(weldMesh(points, Uint32Array.from(elements), options).indices);
+  } else if (drawn === M.LINES) {
+    out = [];
+    const seen = new Set();
+    for (let i = 0; i < elements.length; i += 2) {
+      const [a, b] = [remap[elements[i]], remap[elements[i + 1]]];
+      if (a === b && removeDegenerate) continue;
+      const id = `${Math.min(a, b)} ${Math.max(a, b)}`;
+      if (removeDuplicates && seen.has(id)) continue;
+      seen.add(id);
+      out.push(a, b);
+    }
+  }
+  const per = drawn === M.TRIANGLES ? 3 : drawn === M.LINES ? 2 : 1;
+  return {
+    mode: drawn,
+    keep,
+    out,
+    outputs,
+    elements: [list.length / per, out === null ? keep.length : out.length / per],
+  };
+}
+
+test('any small primitive welds as a plain model of the transform says (fast-check)', () => {
+  const runs = Number(process.env.MESHWELD_PROPERTY_RUNS ?? 100);
+  const coordinate = fc.integer({ min: -4, max: 4 });
+  const primitiveCase = fc
+    .record({
+      mode: fc.integer({ min: 0, max: 6 }),
+      vertexCount: fc.integer({ min: 0, max: 12 }),
+      normalized: fc.boolean(),
+      withNormals: fc.boolean(),
+      indexed: fc.boolean(),
+      radius: fc.constantFrom(0, 0.1, 0.3, 0.6),
+      removeDegenerate: fc.boolean(),
+      removeDuplicates: fc.boolean(),
+      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    })
+    .chain((c) =>
+      fc.record({
+        c: fc.constant(c),
+        coordinates: fc.array(coordinate, { minLength: 3 * c.vertexCount, maxLength: 3 * c.vertexCount }),
+        normalBits: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: c.vertexCount, maxLength: c.vertexCount }),
+        indices: c.indexed && c.vertexCount > 0
+          ? fc.array(fc.integer({ min: 0, max: c.vertexCount - 1 }), { maxLength: 18 })
+          : fc.constant(null),
+      }),
+    );
+  fc.assert(
+    fc.property(primitiveCase, ({ c, coordinates, normalBits, indices }) => {
+      // TRIANGLES and LINES need whole elements, else the primitive is skipped as it is
+      const whole = (indices ? indices.length : c.vertexCount) % ({ 1: 2, 4: 3 }[c.mode] ?? 1) === 0;
+      // positions on a grid of 0.25 (as the shader sees them), Int16 normalized or float32
+      const positions = c.normalized
+        ? Int16Array.from(coordinates, (v) => Math.round(v * 0.25 * 32767 / 1.25))
+        : Float32Array.from(coordinates, (v) => v * 0.25);
+      const normals = c.withNormals ? Float32Array.from(normalBits.flatMap((b) => [0, b === 2 ? 0.03 : 0, b === 1 ? -1 : 1])) : null;
+      const document = new Document();
+      document.setLogger(new Recorder());
+      const primitive = document
+        .createPrimitive()
+        .setMode(c.mode)
+        .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(positions.slice()).setNormalized(c.normalized));
+      if (normals) primitive.setAttribute('NORMAL', document.createAccessor().setType('VEC3').setArray(normals.slice()));
+      if (indices) primitive.setIndices(document.createAccessor().setType('SCALAR').setArray(Uint16Array.from(indices)));
+      document.createMesh('case').addPrimitive(primitive);
+      const report = weldPrimitive(primitive, { radius: c.radius, removeDegenerate: c.removeDegenerate, removeDuplicates: c.removeDuplicates });
+      if (!whole) {
+        assert.match(report.skipped, /not a multiple of/);
+        assert.deepEqual(Array.from(primitive.getAttribute('POSITION').getArray()), Array.from(positions));
+        return;
+      }
+      const model = modelWeld({ mode: c.mode, positions, normalized: c.normalized, normals, indices, ...c });
+      assert.deepEqual(report.vertices, [c.vertexCount, model.keep.length]);
+      assert.deepEqual(report.elements, model.elements);
+      assert.equal(report.disposed, model.elements[1] === 0);
+      if (report.disposed) return;
+      assert.equal(primitive.getMode(), model.mode);
+      const kept = (array) => model.keep.flatMap((v) => [...array.subarray(3 * v, 3 * v + 3)]);
+      const position = primitive.getAttribute('POSITION');
+      assert.equal(position.getArray().constructor, positions.constructor);
+      assert.equal(position.getNormalized(), c.normalized);
+      assert.deepEqual(Array.from(position.getArray()), kept(positions));
+      if (normals) assert.deepEqual(Array.from(primitive.getAttribute('NORMAL').getArray()), kept(normals));
+      if (model.out === null) {
+        assert.equal(primitive.getIndices(), null);
+      } else {
+        assert.ok(primitive.getIndices().getArray() instanceof Uint16Array);
+        assert.deepEqual(Array.from(primitive.getIndices().getArray()), model.out);
+      }
+    }),
+    { numRuns: runs, size: 'max' },
+  );
 });
 
 test('primitives that cannot be welded are skipped with a logged reason', async () => {
