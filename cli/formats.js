@@ -44,7 +44,9 @@ function quietly(parse) {
   }
 }
 
+// The bytes as an ArrayBuffer of their own: the file's buffer itself when it holds nothing else.
 function arrayBuffer(bytes) {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer;
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 }
 
@@ -228,6 +230,42 @@ export async function writeMesh(document, path, notes = []) {
   return files.map(([final]) => final);
 }
 
+/**
+ * The edges of `count / 3` triangles over `n` vertices (`index[i]`, or i when index is null) used by
+ * exactly one triangle: each edge bucketed by its lower end (a counting sort), then counted by its
+ * upper end within the bucket. Linear in the triangles; no key overflows.
+ */
+export function openEdges(index, count, n) {
+  const triangles = Math.floor(count / 3);
+  if (!index) return 3 * triangles; // a soup: no two triangles share a vertex
+  // start[v + 2]: edges whose lower end is v; summed, start[v + 1] is where v's bucket begins, and
+  // moves to where it ends as the bucket fills
+  const start = new Uint32Array(n + 2);
+  const each = (visit) => {
+    for (let t = 0; t < 3 * triangles; t += 3) {
+      const a = index[t];
+      const b = index[t + 1];
+      const c = index[t + 2];
+      visit(a < b ? a : b, a < b ? b : a);
+      visit(b < c ? b : c, b < c ? c : b);
+      visit(c < a ? c : a, c < a ? a : c);
+    }
+  };
+  each((low) => start[low + 2]++);
+  for (let v = 2; v < n + 2; v++) start[v] += start[v - 1];
+  const upper = new Uint32Array(3 * triangles);
+  each((low, high) => (upper[start[low + 1]++] = high));
+  const times = new Uint32Array(n); // within one bucket: how often each upper end comes
+  let open = 0;
+  for (let v = 0; v < n; v++) {
+    const [from, to] = [start[v], start[v + 1]];
+    for (let k = from; k < to; k++) times[upper[k]]++;
+    for (let k = from; k < to; k++) if (times[upper[k]] === 1) open++;
+    for (let k = from; k < to; k++) times[upper[k]] = 0;
+  }
+  return open;
+}
+
 /** Vertices, triangles and open edges (edges used by exactly one triangle) of a document. */
 export function measure(document) {
   let vertices = 0;
@@ -243,23 +281,8 @@ export function measure(document) {
       const index = primitive.getIndices()?.getArray() ?? null;
       const count = index ? index.length : n;
       triangles += Math.floor(count / 3);
-      // each edge as one number (lower index first), sorted: an open edge is a run of one
-      const keys = new Float64Array(3 * Math.floor(count / 3));
-      for (let t = 0, k = 0; t + 2 < count; t += 3)
-        for (let e = 0; e < 3; e++) {
-          const a = index ? index[t + e] : t + e;
-          const b = index ? index[t + ((e + 1) % 3)] : t + ((e + 1) % 3);
-          keys[k++] = a < b ? a * n + b : b * n + a;
-        }
-      keys.sort();
-      for (let i = 0; i < keys.length; ) {
-        let j = i + 1;
-        while (j < keys.length && keys[j] === keys[i]) j++;
-        if (j - i === 1) open++;
-        i = j;
-      }
+      open += openEdges(index, count, n);
     }
   }
   return { vertices, triangles, open };
 }
-

@@ -1,12 +1,14 @@
 // The meshweld command (cli/, the meshweld-cli workspace) run as a subprocess on real files: the
 // stl-models STLs, a GLB made from three's geometries, an OBJ and a PLY written by three's
 // exporters; every output is loaded back, and every error path checked for its exit code and line.
+// The open-edge count of the summary is checked (fast-check) against a count of every edge.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import fc from 'fast-check';
 import { Document, NodeIO } from '@gltf-transform/core';
 import * as THREE from 'three';
 import { OBJExporter } from 'three/examples/jsm/exporters/OBJExporter.js';
@@ -16,6 +18,7 @@ import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { countClosePairs, ready } from '../../js/index.js';
 import { mulberry32, root } from './helpers.js';
+import { openEdges } from '../../cli/formats.js';
 
 await ready;
 const bin = join(root, 'cli', 'bin', 'meshweld.js');
@@ -143,6 +146,28 @@ test('an OBJ and a PLY written by three exporters weld, and read back with three
   const back = new PLYLoader().parse(arrayBuffer(readFileSync(at('welded.ply'))));
   assert.equal(back.getAttribute('position').count, 512);
   assert.equal(back.index.count, 3 * 1024);
+});
+
+test('the open edges of the summary are the edges used by one triangle exactly (fast-check)', () => {
+  const runs = Number(process.env.MESHWELD_PROPERTY_RUNS ?? 100);
+  const mesh = fc.integer({ min: 1, max: 9 }).chain((n) =>
+    fc.record({ n: fc.constant(n), index: fc.array(fc.integer({ min: 0, max: n - 1 }), { maxLength: 40 }) }),
+  );
+  fc.assert(
+    fc.property(mesh, fc.constantFrom(Uint32Array, Uint16Array, Array), ({ n, index }, Kind) => {
+      const uses = new Map();
+      for (let t = 0; t + 2 < index.length; t += 3)
+        for (let e = 0; e < 3; e++) {
+          const [a, b] = [index[t + e], index[t + ((e + 1) % 3)]];
+          const key = `${Math.min(a, b)}-${Math.max(a, b)}`;
+          uses.set(key, (uses.get(key) ?? 0) + 1);
+        }
+      const expected = [...uses.values()].filter((u) => u === 1).length;
+      assert.equal(openEdges(Kind.from(index), index.length, n), expected);
+    }),
+    { numRuns: runs, size: 'max' },
+  );
+  assert.equal(openEdges(null, 10, 10), 9, 'a soup of 3 triangles (and a stray corner): 9 open edges');
 });
 
 test('every error exits non-zero with one line naming the cause, and writes nothing', () => {
