@@ -195,6 +195,15 @@ function firstUse(list, vertexCount) {
   return { used: used.subarray(0, count), elements };
 }
 
+/**
+ * The first value that is not finite, or -1. The transform names such a value by its accessor's
+ * vertex before the weld, which would number the vertices drawn.
+ */
+function firstNonFinite(values) {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return i;
+  return -1;
+}
+
 // The diagonal of the points' bounding box.
 function diagonal(points) {
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
@@ -356,6 +365,14 @@ function weldOne(primitive, run) {
   if (!result) {
     const { used, elements } = firstUse(draw.list, vertexCount);
     const points = shaderValues(position, used);
+    const finite = (values, size, name) => {
+      const bad = firstNonFinite(values);
+      if (bad < 0) return values;
+      const [k, c] = [Math.floor(bad / size), bad % size];
+      const component = name === 'POSITION' ? `coordinate ${'xyz'[c]}` : `component ${c}`;
+      throw fail(who, `${label(primitive, run)}: vertex ${used === null ? k : used[k]} has a non-finite ${name} ${component} = ${describe(values[bad])}`);
+    };
+    finite(points, 3, 'POSITION');
     const radius = radiusOf(primitive, points, run);
     const attributes = {};
     const tolerances = {};
@@ -364,7 +381,8 @@ function weldOne(primitive, run) {
       const tolerance = semantic === 'POSITION' ? radius : toleranceOf(semantic, o.tolerances);
       if (tolerance === Infinity) continue; // carried, not compared
       const name = target < 0 ? semantic : `morph target ${target} ${semantic}`;
-      attributes[name] = { array: shaderValues(accessor, used), itemSize: accessor.getElementSize() };
+      const size = accessor.getElementSize();
+      attributes[name] = { array: finite(shaderValues(accessor, used), size, name), itemSize: size };
       tolerances[name] = tolerance;
     }
     let welded;

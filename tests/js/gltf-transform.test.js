@@ -550,3 +550,35 @@ test('non-finite values are reported with the mesh and primitive', async () => {
   document.createMesh('broken').addPrimitive(primitive);
   await assert.rejects(document.transform(weld({ radius: 1e-4 })), { name: 'RangeError', message: /^meshweld: weld: mesh 'broken' primitive 0: .*vertex 1 .*non-finite.*NaN/ });
 });
+
+test("a non-finite value is named by its accessor's vertex, whatever order the indices draw in", async () => {
+  const make = (positions, normals) => {
+    const document = new Document();
+    document.setLogger(new Recorder());
+    const primitive = document
+      .createPrimitive()
+      .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(positions)))
+      .setAttribute('NORMAL', document.createAccessor().setType('VEC3').setArray(new Float32Array(normals)))
+      .setIndices(document.createAccessor().setType('SCALAR').setArray(new Uint16Array([4, 3, 0])));
+    document.createMesh('drawn').addPrimitive(primitive);
+    return document;
+  };
+  const up = [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1];
+  const corners = [0, 0, 0, 1, 0, 0, 0, 1, 0, 5, 5, 5, 2, 2, 2];
+  const badPosition = corners.with(10, NaN); // vertex 3, drawn second
+  await assert.rejects(make(badPosition, up).transform(weld({ radius: 1e-3 })), {
+    name: 'RangeError',
+    message: "meshweld: weld: mesh 'drawn' primitive 0: vertex 3 has a non-finite POSITION coordinate y = NaN",
+  });
+  const badNormal = up.with(12, Infinity); // vertex 4, drawn first
+  await assert.rejects(make(corners, badNormal).transform(weld({ radius: 1e-3 })), {
+    message: "meshweld: weld: mesh 'drawn' primitive 0: vertex 4 has a non-finite NORMAL component 0 = Infinity",
+  });
+  // a vertex nothing draws is not welded, and a value not compared is carried as it is
+  const undrawn = make(corners.with(4, NaN), up);
+  await undrawn.transform(weld({ radius: 1e-3 }));
+  assert.equal(undrawn.getRoot().listAccessors().find((a) => a.getType() === 'VEC3').getCount(), 3);
+  const carried = make(corners, badNormal);
+  await carried.transform(weld({ radius: 1e-3, tolerances: { NORMAL: Infinity } }));
+  assert.equal(carried.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('NORMAL').getArray()[0], Infinity);
+});
