@@ -552,13 +552,14 @@ test('non-finite values are reported with the mesh and primitive', async () => {
 });
 
 test("a non-finite value is named by its accessor's vertex, whatever order the indices draw in", async () => {
-  const make = (positions, normals) => {
+  const make = (positions, normals, uvs = new Array(10).fill(0)) => {
     const document = new Document();
     document.setLogger(new Recorder());
     const primitive = document
       .createPrimitive()
       .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(positions)))
       .setAttribute('NORMAL', document.createAccessor().setType('VEC3').setArray(new Float32Array(normals)))
+      .setAttribute('TEXCOORD_0', document.createAccessor().setType('VEC2').setArray(new Float32Array(uvs)))
       .setIndices(document.createAccessor().setType('SCALAR').setArray(new Uint16Array([4, 3, 0])));
     document.createMesh('drawn').addPrimitive(primitive);
     return document;
@@ -573,6 +574,9 @@ test("a non-finite value is named by its accessor's vertex, whatever order the i
   const badNormal = up.with(12, Infinity); // vertex 4, drawn first
   await assert.rejects(make(corners, badNormal).transform(weld({ radius: 1e-3 })), {
     message: "meshweld: weld: mesh 'drawn' primitive 0: vertex 4 has a non-finite NORMAL component 0 = Infinity",
+  });
+  await assert.rejects(make(corners, up, new Array(10).fill(0).with(7, NaN)).transform(weld({ radius: 1e-3 })), {
+    message: "meshweld: weld: mesh 'drawn' primitive 0: vertex 3 has a non-finite TEXCOORD_0 component 1 = NaN",
   });
   // a vertex nothing draws is not welded, and a value not compared is carried as it is
   const undrawn = make(corners.with(4, NaN), up);
