@@ -129,6 +129,9 @@ function shaderValues(accessor, used) {
 function drawList(primitive, vertexCount) {
   const mode = primitive.getMode();
   const source = primitive.getIndices()?.getArray() ?? null;
+  if (source && !(source instanceof Uint8Array || source instanceof Uint16Array || source instanceof Uint32Array)) {
+    return { skip: `its indices are a ${source.constructor.name}, not unsigned integers` };
+  }
   const n = source ? source.length : vertexCount;
   for (let i = 0; source && i < n; i++) {
     if (source[i] >= vertexCount) return { skip: `index ${i} is ${source[i]}, beyond its ${vertexCount} vertices` };

@@ -494,12 +494,17 @@ test('primitives that cannot be welded are skipped with a logged reason', async 
     .createPrimitive()
     .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(9)))
     .setIndices(document.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 7])));
-  document.createMesh('odd').addPrimitive(noPosition).addPrimitive(badIndex);
+  const floatIndex = document
+    .createPrimitive()
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(9)))
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(new Float32Array([2, 1.5, 0])));
+  document.createMesh('odd').addPrimitive(noPosition).addPrimitive(badIndex).addPrimitive(floatIndex);
   await document.transform(weld());
   const warnings = recorder.lines.filter(([level]) => level === 'warn').map(([, text]) => text);
   assert.deepEqual(warnings, [
     "meshweld: mesh 'odd' primitive 0 skipped: it has no POSITION attribute",
     "meshweld: mesh 'odd' primitive 1 skipped: index 2 is 7, beyond its 3 vertices",
+    "meshweld: mesh 'odd' primitive 2 skipped: its indices are a Float32Array, not unsigned integers",
   ]);
   assert.deepEqual(Array.from(badIndex.getIndices().getArray()), [0, 1, 7], 'a skipped primitive is left as it was');
 });
