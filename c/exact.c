@@ -13,16 +13,20 @@
 
 #include <math.h>
 
-#define MW_PROBE 4096 /* points after which a one-shot pass decides whether the table pays */
+#ifndef MW_PROBE /* (the fuzz build sets 64, so that its small inputs take both ways) */
+#define MW_PROBE 4096 /* points after which a pass that may leave its table decides whether it pays */
+#endif
+#ifndef MW_CHUNK /* (the fuzz build sets 16) */
 #define MW_CHUNK 1024 /* points for which room is made at a time (more at once would grow the table
                        * of a small weld for points that are mostly duplicates); MW_PROBE is a
                        * whole number of chunks */
+#endif
 #define MW_AHEAD 8     /* lookups between the prefetch of a slot and its use */
 #define MW_CACHED_SLOTS 16384 /* tables of more slots (256 KB) prefetch their slots */
 
 void mw_exactForget(mw_Table* exact, const float* points, size_t stride, int dim, const mw_Distinct* d)
 {
-    if (!exact->entries)
+    if (!exact->entries || !d->node_point) /* (no node_point: the batch left the table already) */
         return;
     for (size_t j = 0; j < d->nodes; ++j) {
         uint32_t key[3];
@@ -228,7 +232,7 @@ static int mw_manyTwins(const float* points, size_t count, size_t stride, int di
     return repeats >= 4 && (double)repeats >= expected;
 }
 
-int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
+int mw_exactPass(mw_Table* exact, int mode, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info)
 {
     int cache = 1;
@@ -236,8 +240,8 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
     uint32_t placeholder = MW_NONE - 1 - (uint32_t)count; /* values above it are this batch's nodes */
     float low[3] = {0.0f, 0.0f, 0.0f}, high[3] = {0.0f, 0.0f, 0.0f};
     d->nodes = 0;
-    /* a one-shot pass first reserves for its probe alone: the table may not outlive it */
-    if (mw_tableReserve(exact, exact->count + (oneshot ? (count < MW_PROBE ? count : MW_PROBE) : count)))
+    /* a pass that may leave its table first reserves for its probe alone */
+    if (mw_tableReserve(exact, exact->count + (mode != MW_EXACT_KEEP && count > MW_PROBE ? MW_PROBE : count)))
         return meshweld_ErrorMemory;
     for (int a = 0; count > 0 && a < dim; ++a) /* the box starts at the first point (when finite) */
         low[a] = high[a] = (points[a] - points[a]) == 0.0f ? points[a] : 0.0f;
@@ -253,7 +257,7 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
         } else {
             if (exact->count + (to - from) > (exact->mask + 1) / 2) {
                 size_t total = exact->count + (to - from);
-                total = oneshot && total < count / 4 ? count / 4 : total;
+                total = mode == MW_EXACT_ONESHOT && total < count / 4 ? count / 4 : total;
                 total = total < 2 * exact->count ? 2 * exact->count : total;
                 if (mw_tableReserve(exact, total)) {
                     mw_exactForget(exact, points, stride, dim, d);
@@ -270,12 +274,21 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
             if (bad != 0.0f)
                 return mw_exactFinite(exact, points, from, to, stride, dim, d, info);
         }
-        if (cache && oneshot && looks == MW_PROBE && hits * 8 < looks && !mw_manyTwins(points, count, stride, dim)) {
-            cache = 0; /* few duplicates: the table costs more than it saves */
-            mw_tableFree(exact);
-            /* from the first point on, every point is a node of its own: the duplicates met so far
-             * as well (the rule merges them anyway), so that node i is point i */
-            d->node_point = NULL;
+        if (cache && mode != MW_EXACT_KEEP && looks == MW_PROBE) {
+            if (hits * 8 < looks && !mw_manyTwins(points, count, stride, dim)) {
+                cache = 0; /* few duplicates: the table costs more than it saves */
+                if (mode == MW_EXACT_ONESHOT)
+                    mw_tableFree(exact);
+                else
+                    mw_exactForget(exact, points, stride, dim, d); /* the earlier batches' entries stay */
+                /* from the first point on, every point is a node of its own: the duplicates met so
+                 * far as well (the rule merges them anyway), so that node i is point i */
+                d->node_point = NULL;
+            } else if (mode == MW_EXACT_WELDER && mw_tableReserve(exact, exact->count + (count - looks))) {
+                /* a welder's table kept: room for the rest at once, as the welder had before */
+                mw_exactForget(exact, points, stride, dim, d);
+                return meshweld_ErrorMemory;
+            }
         }
         from = to;
     }
@@ -294,7 +307,7 @@ int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float*
 void mw_exactSettle(mw_Table* exact, unsigned int* remap, const float* points, size_t count, size_t stride, int dim,
                     const mw_Distinct* d, const uint32_t* node_out)
 {
-    for (size_t j = 0; exact && exact->entries && j < d->nodes; ++j) {
+    for (size_t j = 0; exact && exact->entries && d->node_point && j < d->nodes; ++j) {
         uint32_t key[3];
         mw_exactKey(mw_point(points, stride, d->node_point[j]), dim, key);
         mw_tableFind(exact, key[0], key[1], key[2])->value = node_out[j];

@@ -399,12 +399,23 @@ typedef struct mw_Distinct {
     float low[3], high[3];  /* the box of the batch's coordinates (z = 0 in 2D) */
 } mw_Distinct;
 
+/* What the exact pass may do with its table when its probe hits less than one point in eight (a
+ * cloud of distinct points): every point is then a node of its own (d->node_point becomes NULL),
+ * the duplicates met before as well, which a search for the earliest representative within r
+ * merges anyway (a point's twin finds what its first copy found: nothing earlier was within r of
+ * it, and whatever was made since is later). */
+enum {
+    MW_EXACT_KEEP = 0,    /* the table is the weld (radius 0): it stays */
+    MW_EXACT_ONESHOT = 1, /* the table may not outlive the pass: it is freed */
+    MW_EXACT_WELDER = 2   /* a welder's table, for its later batches: this batch's nodes leave it, the
+                           * earlier batches' positions stay (a later batch finds this one's points
+                           * through the index of representatives) */
+};
 /* Finds the nodes of a batch: remap[i] receives point i's node, or its output where the settled
  * bit is set. The table keeps this batch's nodes as placeholders until mw_exactSettle (or
- * mw_exactForget). A one-shot pass drops the table when it hits less than one point in eight (a
- * cloud of distinct points): every point is then a node of its own (d->node_point becomes NULL),
- * the duplicates met before as well, which every method merges anyway. Fails on a non-finite coordinate (info names it) or memory, the table as before. */
-int mw_exactPass(mw_Table* exact, int oneshot, unsigned int* remap, const float* points, size_t count, size_t stride,
+ * mw_exactForget). mode: what a probe that finds few twins does (above). Fails on a non-finite
+ * coordinate (info names it) or memory, the table as before. */
+int mw_exactPass(mw_Table* exact, int mode, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info);
 /* A point's slot in the table (its key written to key), and a new position's entry. */
 mw_Entry* mw_exactSlot(const mw_Table* exact, const float* src, int dim, uint32_t key[3]);

@@ -331,7 +331,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     }
     if (!b.d.node_point || (w->exact.count > 0 && !b.d.settled))
         goto done;
-    if ((error = mw_exactPass(&w->exact, w->oneshot, remap, points, count, stride, w->dim, &b.d, info)) != meshweld_Ok)
+    if ((error = mw_exactPass(&w->exact, w->oneshot ? MW_EXACT_ONESHOT : MW_EXACT_WELDER, remap, points, count, stride,
+                              w->dim, &b.d, info)) != meshweld_Ok)
         goto done;
     w->largest = fmax(w->largest, b.d.extent); /* (a bound: kept even if the batch fails) */
 
@@ -374,15 +375,15 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     if (all_free)
         b.free = b.d.nodes;
     for (size_t j = 0; !all_free && j < b.d.nodes; ++j) {
-        uint32_t q = MW_NONE;
+        uint32_t q = MW_NONE, point = b.d.node_point ? b.d.node_point[j] : (uint32_t)j;
         if (rep_before > 0) {
             double p[3];
-            mw_load(p, mw_point(points, stride, b.d.node_point[j]), w->dim);
+            mw_load(p, mw_point(points, stride, point), w->dim);
             q = mw_indexEarliest(&w->index, &w->reps, w->dim, p, w->r2, NULL, 0);
         }
         b.node_out[j] = q;
         if (q == MW_NONE) {
-            b.free_point[b.free] = b.d.node_point[j];
+            b.free_point[b.free] = point;
             b.free_node[b.free++] = (uint32_t)j;
         }
     }

@@ -1925,6 +1925,57 @@ static void group_exact(void)
         free(expect);
         free(p);
     }
+    /* a welder's batches of more than 4,096 points with few twins leave the table of exact
+     * positions (the probe's nodes leave it, the earlier batches' entries stay): their points are
+     * found again, bit for bit or -0 for +0, through the index of representatives. Batches: A
+     * distinct points; B a few twins of A and of itself; C 100 twins of anything before; D a few
+     * twins of C (in the table) and of A; E half twins of itself (it keeps the table, with room
+     * for the rest made after the probe). Against the kd-tree's one-shot result (the naive rule) */
+    for (int dim = 2; dim <= 3; ++dim) {
+        seed(130 + dim);
+        size_t cut[6] = {0, 6000, 12000, 12100, 18000, 24000}, n = cut[5];
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n; ++i) {
+            int batch = 0;
+            while (i >= cut[batch + 1]) ++batch;
+            uint64_t u = next_u64() % 40;
+            size_t from = i; /* a twin of point from, or a new point */
+            if (batch == 1 && u < 2) from = next_u64() % cut[1];
+            if (batch == 1 && u >= 2 && u < 4 && i > cut[1]) from = cut[1] + next_u64() % (i - cut[1]);
+            if (batch == 2) from = next_u64() % i;
+            if (batch == 3 && u < 2) from = cut[2] + next_u64() % (cut[3] - cut[2]);
+            if (batch == 3 && u >= 2 && u < 3) from = next_u64() % cut[1];
+            if (batch == 4 && u < 20 && i > cut[4]) from = cut[4] + next_u64() % (i - cut[4]);
+            for (int a = 0; a < dim; ++a) {
+                float x = from < i ? p[from * dim + a] : (next_u64() % 16 == 0 ? 0.0f : (float)uniform());
+                p[i * dim + a] = x == 0.0f && next_u64() % 2 ? -x : x; /* 0 and -0 both */
+            }
+        }
+        float r = (float)(0.5 * pow(1.0 / (double)n, 1.0 / dim));
+        Weld expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+        for (int automatic = 0; automatic <= 1; ++automatic) {
+            meshweld_Options o = {dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, 0};
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+            int e = w && remap ? 0 : meshweld_ErrorMemory;
+            for (int b = 0; b < 5 && !e; ++b) {
+                /* each batch first fed with a NaN past the probe: it fails, the welder as it was */
+                size_t length = cut[b + 1] - cut[b];
+                float saved = p[(cut[b] + length - 1) * dim];
+                p[(cut[b] + length - 1) * dim] = NAN;
+                int bad = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, length, dim * sizeof(float), NULL);
+                p[(cut[b] + length - 1) * dim] = saved;
+                CHECK(bad == meshweld_ErrorNonFinite, "a NaN in batch %d: error %d", b, bad);
+                e = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, length, dim * sizeof(float), NULL);
+            }
+            CHECK(e == 0 && memcmp(remap, expected.remap, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == expected.unique,
+                  "a welder's batches that leave the table, dim %d, %s: error %d", dim, automatic ? "auto" : "grid", e);
+            free(remap);
+            meshweld_welderDestroy(w);
+        }
+        free(expected.remap);
+        free(p);
+    }
 }
 
 /* ---- the replaceable allocator: every byte freed, failures are errors ---- */
