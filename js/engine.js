@@ -13,20 +13,19 @@ export const nonFinitePolicies = Object.freeze(['error', 'skip', 'keep']);
 
 /** The bounding-box diagonal of the finite points of a float array (0 when there are none). */
 export function diagonal(values, count, stride, dim) {
-  const low = new Array(dim).fill(Infinity);
-  const high = new Array(dim).fill(-Infinity);
-  for (let i = 0; i < count; i++) {
-    let finite = true;
-    for (let a = 0; a < dim; a++) finite &&= Number.isFinite(values[i * stride + a]);
-    if (!finite) continue;
-    for (let a = 0; a < dim; a++) {
-      const v = values[i * stride + a];
-      if (v < low[a]) low[a] = v;
-      if (v > high[a]) high[a] = v;
-    }
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = 0, at = 0; i < count; i++, at += stride) {
+    const x = values[at], y = values[at + 1], z = dim === 3 ? values[at + 2] : 0;
+    if (!(x - x === 0 && y - y === 0 && z - z === 0)) continue; // a non-finite coordinate: left out
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
   }
-  if (low[0] > high[0]) return 0;
-  return Math.hypot(...low.map((l, a) => high[a] - l));
+  if (x0 > x1) return 0;
+  return dim === 3 ? Math.hypot(x1 - x0, y1 - y0, z1 - z0) : Math.hypot(x1 - x0, y1 - y0);
 }
 
 /** relativeRadius times a diagonal, as a weld radius: 0 if it rounds to 0, FLT_MAX at most. */

@@ -3,6 +3,7 @@
 // point imports it.
 import { Document, Primitive, PropertyType, getBounds } from '@gltf-transform/core';
 import { ready } from './index.js';
+import { diagonal } from './engine.js';
 import { weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { describe, gatherItems } from './gather.js';
@@ -207,21 +208,6 @@ function firstNonFinite(values) {
   return -1;
 }
 
-// The diagonal of the points' bounding box.
-function diagonal(points) {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i < points.length; i += 3) {
-    const x = points[i], y = points[i + 1], z = points[i + 2];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  return points.length ? Math.hypot(x1 - x0, y1 - y0, z1 - z0) : 0;
-}
-
 // Largest stretch (spectral norm) of a 4x4 column-major matrix's linear part: power iteration on MᵀM.
 function stretch(m) {
   let v = [1, 0.7, 0.3];
@@ -327,7 +313,7 @@ function radiusOf(primitive, points, run) {
       if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh));
       radius = (o.relative * run.sceneDiag) / run.scales.get(mesh);
     } else {
-      radius = o.relative * diagonal(points);
+      radius = o.relative * diagonal(points, points.length / 3, 3, 3);
     }
     if (!Number.isFinite(radius)) radius = 0;
     if (Math.fround(radius) === 0) radius = 0;

@@ -189,3 +189,13 @@ test('cells reports the cells each grid method searches, store cell first', () =
   assert.throws(() => cells([0, NaN], { dim: 2, radius }), /cells of point \(0, NaN\): a coordinate is NaN or infinite/);
   assert.throws(() => cells([0], { dim: 2, radius }), /point must hold 2 numbers/);
 });
+
+test('relativeRadius scales the diagonal of the finite points, in 2D and 3D, at any stride', () => {
+  // 3D: a 3-4-12 box (diagonal 13); a NaN point and an infinite one left out (nonFinite: 'skip')
+  const three = new Float32Array([0, 0, 0, 9, 3, 4, 12, 9, NaN, 50, 50, 9, 1, Infinity, 1, 9]);
+  assert.equal(weld(three, { relativeRadius: 0.5, stride: 4, nonFinite: 'skip' }).radius, 6.5);
+  // 2D: a 3-4 box (diagonal 5), one point past it on a third axis that 2D does not read
+  const two = new Float32Array([0, 0, 100, 3, 4, -100, 1, 1, 0]);
+  assert.equal(weld(two, { relativeRadius: 0.2, dim: 2, stride: 3 }).radius, 1);
+  assert.equal(weld(new Float32Array([NaN, 0, 0]), { relativeRadius: 1, nonFinite: 'skip' }).radius, 0, 'no finite point: radius 0');
+});
