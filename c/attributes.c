@@ -771,7 +771,8 @@ static int mw_weldAttributesOf(unsigned int* remap, unsigned int* first, float* 
     mw_Distinct d;
     memset(&d, 0, sizeof(d));
     d.node_point = position_point;
-    if ((error = mw_exactPass(&exact, o.radius > 0 ? MW_EXACT_ONESHOT : MW_EXACT_KEEP, position, points, count, stride, o.dim, &d, info)) != meshweld_Ok)
+    int mode = o.radius > 0 ? MW_EXACT_ONESHOT : MW_EXACT_KEEP;
+    if ((error = mw_exactPass(&exact, mode, position, points, count, stride, o.dim, &d, info)) != meshweld_Ok)
         goto done;
     mw_tableFree(&exact);
     error = meshweld_ErrorMemory; /* until the end */
