@@ -4,6 +4,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { Document, Format, NodeIO, Primitive } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { boundaryEdges } from 'meshweld';
 import { BufferAttribute, BufferGeometry, Matrix4, Mesh, Scene } from 'three';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
@@ -230,59 +231,26 @@ export async function writeMesh(document, path, notes = []) {
   return files.map(([final]) => final);
 }
 
-/**
- * The edges of `count / 3` triangles over `n` vertices (`index[i]`, or i when index is null) used by
- * exactly one triangle: each edge bucketed by its lower end (a counting sort), then counted by its
- * upper end within the bucket. Linear in the triangles; no key overflows.
- */
-export function openEdges(index, count, n) {
-  const triangles = Math.floor(count / 3);
-  if (!index) return 3 * triangles; // a soup: no two triangles share a vertex
-  // start[v + 2]: edges whose lower end is v; summed, start[v + 1] is where v's bucket begins, and
-  // moves to where it ends as the bucket fills
-  const start = new Uint32Array(n + 2);
-  const each = (visit) => {
-    for (let t = 0; t < 3 * triangles; t += 3) {
-      const a = index[t];
-      const b = index[t + 1];
-      const c = index[t + 2];
-      visit(a < b ? a : b, a < b ? b : a);
-      visit(b < c ? b : c, b < c ? c : b);
-      visit(c < a ? c : a, c < a ? a : c);
-    }
-  };
-  each((low) => start[low + 2]++);
-  for (let v = 2; v < n + 2; v++) start[v] += start[v - 1];
-  const upper = new Uint32Array(3 * triangles);
-  each((low, high) => (upper[start[low + 1]++] = high));
-  const times = new Uint32Array(n); // within one bucket: how often each upper end comes
-  let open = 0;
-  for (let v = 0; v < n; v++) {
-    const [from, to] = [start[v], start[v + 1]];
-    for (let k = from; k < to; k++) times[upper[k]]++;
-    for (let k = from; k < to; k++) if (times[upper[k]] === 1) open++;
-    for (let k = from; k < to; k++) times[upper[k]] = 0;
-  }
-  return open;
-}
-
 /** Vertices, triangles and open edges (edges used by exactly one triangle) of a document. */
 export function measure(document) {
   let vertices = 0;
   let triangles = 0;
   let open = 0;
-  for (const mesh of document.getRoot().listMeshes()) {
-    for (const primitive of mesh.listPrimitives()) {
-      const position = primitive.getAttribute('POSITION');
-      if (!position) continue;
-      const n = position.getCount();
-      vertices += n;
-      if (primitive.getMode() !== Primitive.Mode.TRIANGLES) continue;
-      const index = primitive.getIndices()?.getArray() ?? null;
-      const count = index ? index.length : n;
-      triangles += Math.floor(count / 3);
-      open += openEdges(index, count, n);
+  document.getRoot().listMeshes().forEach((mesh, m) => mesh.listPrimitives().forEach((primitive, p) => {
+    const position = primitive.getAttribute('POSITION');
+    if (!position) return;
+    const n = position.getCount();
+    vertices += n;
+    if (primitive.getMode() !== Primitive.Mode.TRIANGLES) return;
+    const index = primitive.getIndices()?.getArray() ?? null;
+    const count = 3 * Math.floor((index ? index.length : n) / 3);
+    triangles += count / 3;
+    try {
+      open += index ? boundaryEdges(index.subarray(0, count), n).length / 2 : count; // a soup's edges are all open
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new UserError(`mesh ${mesh.getName() ? `'${mesh.getName()}'` : `#${m}`} primitive ${p}: ${error.message.replace(/^meshweld: boundaryEdges: /, '')}`);
     }
-  }
+  }));
   return { vertices, triangles, open };
 }

@@ -168,3 +168,13 @@ export function weldMesh(
   indices: Uint32Array | Uint16Array | Uint8Array | readonly number[] | null,
   options: WeldMeshOptions,
 ): WeldMeshResult;
+
+/**
+ * The edges used by exactly one triangle (indices null: a soup of vertexCount vertices), as pairs
+ * of vertex indices, lower first, in the order of the triangles (length / 2 edges): the cracks a
+ * weld should close. meshweld/three's boundaryEdges takes a BufferGeometry.
+ */
+export function boundaryEdges(
+  indices: Uint32Array | Uint16Array | Uint8Array | readonly number[] | null,
+  vertexCount: number,
+): Uint32Array;

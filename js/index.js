@@ -13,7 +13,7 @@ export { ready } from './heap.js';
 export { methods, stores } from './check.js';
 export { PointBuffer } from './points.js';
 export { SKIPPED } from './engine.js';
-export { weldMesh } from './mesh.js';
+export { boundaryEdges, weldMesh } from './mesh.js';
 // the teaching helpers live in meshweld/inspect; they stay importable from here too
 export { bound, cells, lookups, memoryBytes } from './inspect.js';
 

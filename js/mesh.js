@@ -114,28 +114,113 @@ function remapTriangles(frame, source, count, remap, remapPointer, vertexCount, 
   return { elements, degenerate, duplicates, skippedElements };
 }
 
+// Pairs of vertex indices (below vertexCount) bucketed by their lower end, a stable counting sort:
+// `eachPair(visit)` calls visit(lower, upper, k) for pairs k = 0, 1, ... in order, twice. Returns
+// the upper ends and the pairs' numbers bucket by bucket, in input order within each, and `end`:
+// bucket v ends at end[v] (and starts where bucket v - 1 ends). Linear in the pairs and the
+// vertices, where a Set or a Map of a million keys took half a second. What meets what inside a
+// bucket is each caller's rule.
+function byLowerEnd(count, vertexCount, eachPair) {
+  const end = new Uint32Array(vertexCount + 1); // counts, then where each bucket's next pair goes
+  eachPair((lower) => end[lower + 1]++);
+  for (let v = 0; v < vertexCount; v++) end[v + 1] += end[v];
+  const upper = new Uint32Array(count);
+  const pair = new Uint32Array(count);
+  eachPair((lower, high, k) => {
+    const at = end[lower]++;
+    upper[at] = high;
+    pair[at] = k;
+  });
+  return { upper, pair, end };
+}
+
 // Segments [0, n) of out (pairs of outputs), each repeat of an earlier one in either direction
-// dropped in place; returns how many are left. The segments are bucketed by their lower end (a
-// stable counting sort), and in each bucket an upper end already met is a repeat: linear in the
-// segments and the outputs, where a Set of a million keys took half a second.
+// dropped in place; returns how many are left. In lower-end order an upper end already met by the
+// same lower end is a repeat (`met` keeps, for each upper end, the last lower end that met it).
 function keepFirstSegments(out, n, outputs) {
-  const start = new Uint32Array(outputs + 1);
-  for (let k = 0; k < n; k++) start[Math.min(out[2 * k], out[2 * k + 1]) + 1]++;
-  for (let v = 0; v < outputs; v++) start[v + 1] += start[v];
-  const order = new Uint32Array(n);
-  for (let k = 0; k < n; k++) order[start[Math.min(out[2 * k], out[2 * k + 1])]++] = k; // (start[v] now ends bucket v)
-  const met = new Int32Array(outputs).fill(-1); // upper end -> the lower end of the bucket that met it
+  const { upper, pair, end } = byLowerEnd(n, outputs, (visit) => {
+    for (let k = 0; k < n; k++) {
+      const a = out[2 * k];
+      const b = out[2 * k + 1];
+      visit(a < b ? a : b, a < b ? b : a, k);
+    }
+  });
+  const met = new Int32Array(outputs).fill(-1);
   const repeat = new Uint8Array(n);
-  for (let q = 0; q < n; q++) {
-    const k = order[q];
-    const lo = Math.min(out[2 * k], out[2 * k + 1]);
-    const hi = Math.max(out[2 * k], out[2 * k + 1]);
-    if (met[hi] === lo) repeat[k] = 1;
-    else met[hi] = lo;
-  }
+  for (let v = 0, q = 0; v < outputs; v++)
+    for (; q < end[v]; q++) {
+      if (met[upper[q]] === v) repeat[pair[q]] = 1;
+      else met[upper[q]] = v;
+    }
   let kept = 0;
   for (let k = 0; k < n; k++) if (!repeat[k]) out[2 * kept] = out[2 * k], out[2 * kept + 1] = out[2 * k + 1], kept++;
   return kept;
+}
+
+/**
+ * The edges used by exactly one triangle of a mesh (indices null: a soup of vertexCount vertices),
+ * as pairs of vertex indices, lower first, in the order of the triangles: the cracks a weld should
+ * close. A triangle's edges are its corners 0-1, 1-2 and 2-0; an edge used once in either
+ * direction is open. As `who` calls it, for its messages.
+ */
+export function boundaryEdgesAs(who, indices, vertexCount) {
+  if (!Number.isSafeInteger(vertexCount) || vertexCount < 0) {
+    throw failure(Number.isSafeInteger(vertexCount) ? RangeError : TypeError, who, `vertexCount must be an integer >= 0, got ${describe(vertexCount)}`);
+  }
+  const source = checkIndices(indices, 3, 'triangles', who);
+  if (!source && vertexCount % 3 !== 0) {
+    throw failure(RangeError, who, `unindexed vertex count ${vertexCount} is not a multiple of 3: triangles need 3 vertices each`);
+  }
+  const count = source ? source.length : vertexCount; // corners, one edge each: corner j to the next
+  // edge k, lower end first, into out at o: corner k to the next corner of its triangle
+  const put = (out, o, k) => {
+    const next = k % 3 === 2 ? k - 2 : k + 1;
+    const a = source ? source[k] : k;
+    const b = source ? source[next] : next;
+    out[o] = a < b ? a : b;
+    out[o + 1] = a < b ? b : a;
+  };
+  if (!source) { // a soup shares no vertex: every edge is open
+    const out = new Uint32Array(2 * count);
+    for (let k = 0; k < count; k++) put(out, 2 * k, k);
+    return out;
+  }
+  for (let j = 0; j < count; j++) {
+    if (source[j] >= vertexCount) throw failure(RangeError, who, `indices[${j}] = ${source[j]} is out of range (${vertexCount} vertices)`);
+  }
+  const { upper, pair, end } = byLowerEnd(count, vertexCount, (visit) => {
+    for (let t = 0; t < count; t += 3) {
+      const a = source[t];
+      const b = source[t + 1];
+      const c = source[t + 2];
+      visit(a < b ? a : b, a < b ? b : a, t);
+      visit(b < c ? b : c, b < c ? c : b, t + 1);
+      visit(c < a ? c : a, c < a ? a : c, t + 2);
+    }
+  });
+  // in lower-end order, an edge's first use is open until the same lower end meets its upper end
+  // again; the open ones are then listed in the triangles' order
+  const met = new Int32Array(vertexCount).fill(-1); // upper end -> the last lower end that met it
+  const firstAt = new Uint32Array(vertexCount); // upper end -> where that first use is
+  const state = new Uint8Array(count); // by place in bucket order: 1 a first use, 2 one met again
+  let opened = 0;
+  for (let v = 0, q = 0; v < vertexCount; v++)
+    for (; q < end[v]; q++) {
+      const high = upper[q];
+      if (met[high] !== v) met[high] = v, firstAt[high] = q, state[q] = 1, opened++;
+      else if (state[firstAt[high]] === 1) state[firstAt[high]] = 2, opened--;
+    }
+  const open = new Uint32Array(opened);
+  for (let q = 0, o = 0; o < opened; q++) if (state[q] === 1) open[o++] = pair[q];
+  open.sort();
+  const out = new Uint32Array(2 * opened);
+  for (let o = 0; o < opened; o++) put(out, 2 * o, open[o]);
+  return out;
+}
+
+/** boundaryEdgesAs for meshweld's own entry point. */
+export function boundaryEdges(indices, vertexCount) {
+  return boundaryEdgesAs('boundaryEdges', indices, vertexCount);
 }
 
 // Line segments and points in JS: collapsed segments and repeated ones (either direction) dropped;

@@ -4,7 +4,7 @@ import { Box3, BufferAttribute, BufferGeometry } from 'three';
 import { ready, weld } from './index.js';
 import { gatherItems } from './gather.js';
 import { boolean, checkOptions, choice, describe, distance, failure } from './check.js';
-import { primitives, weldMeshAs } from './mesh.js';
+import { boundaryEdgesAs, primitives, weldMeshAs } from './mesh.js';
 import { SKIPPED, diagonal, nonFiniteOption, relativeToRadius } from './engine.js';
 import { isIntegerArray, normalizer } from './points.js';
 
@@ -112,6 +112,16 @@ function parseGeometryOptions(options) {
 }
 
 const CORNERS = { triangles: 3, lines: 2, points: 1 };
+
+// The geometry's index as an unsigned typed array of index.count entries (other arrays converted),
+// or null when it has none.
+function indicesOf(geometry) {
+  const index = geometry.getIndex();
+  if (!index) return null;
+  const array = index.array;
+  const indices = array instanceof Uint16Array || array instanceof Uint32Array || array instanceof Uint8Array ? array : Uint32Array.from(array);
+  return indices.length === index.count ? indices : indices.subarray(0, index.count);
+}
 const percent = (part, whole) => `${whole ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 const thousands = (n) => n.toLocaleString('en-US');
 
@@ -223,12 +233,7 @@ export function weldGeometry(geometry, options) {
   }
 
   const index = geometry.getIndex();
-  let indices = null;
-  if (index) {
-    const array = index.array;
-    indices = array instanceof Uint16Array || array instanceof Uint32Array || array instanceof Uint8Array ? array : Uint32Array.from(array);
-    if (indices.length !== index.count) indices = indices.subarray(0, index.count);
-  }
+  const indices = indicesOf(geometry);
   // plain float positions ('keep' rebuilds non-finite ones from numbers, which may not keep a NaN's bits)
   const kept = position.isInterleavedBufferAttribute !== true && position.array instanceof Float32Array && position.normalized !== true &&
     position.array.length === vertexCount * dim && nonFinite !== 'keep';
@@ -321,19 +326,7 @@ export function boundaryEdges(geometry) {
   if (!geometry || geometry.isBufferGeometry !== true) {
     throw failure(TypeError, 'boundaryEdges', `geometry must be a three.js BufferGeometry, got ${describe(geometry)}`);
   }
-  const index = geometry.getIndex();
-  const n = geometry.getAttribute('position')?.count ?? 0;
-  const count = index ? index.count : n;
-  const corners = index ? index.array : null;
-  const edges = new Map(); // a * n + b (a < b) -> uses, exact below 2^53: n up to 9e7 vertices
-  for (let t = 0; t + 2 < count; t += 3)
-    for (let e = 0; e < 3; e++) {
-      const a = corners ? corners[t + e] : t + e;
-      const b = corners ? corners[t + ((e + 1) % 3)] : t + ((e + 1) % 3);
-      const key = a < b ? a * n + b : b * n + a;
-      edges.set(key, (edges.get(key) ?? 0) + 1);
-    }
-  const open = [];
-  for (const [key, uses] of edges) if (uses === 1) open.push(Math.floor(key / n), key % n);
-  return Uint32Array.from(open);
+  const position = geometry.getAttribute('position');
+  if (!position) throw failure(RangeError, 'boundaryEdges', 'the geometry has no position attribute');
+  return boundaryEdgesAs('boundaryEdges', indicesOf(geometry), position.count);
 }

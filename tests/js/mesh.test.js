@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ready, weldMesh } from '../../js/index.js';
+import fc from 'fast-check';
+import { boundaryEdges, ready, weldMesh } from '../../js/index.js';
 import { fixtures, mulberry32 } from './helpers.js';
 
 await ready;
@@ -212,4 +213,38 @@ test('line segments: collapsed ones dropped unless kept, repeats dropped in eith
   const cloud = weldMesh(positions, [3, 4, 0, 5, 1, 3], { radius: 1e-3, primitive: 'points' });
   assert.deepEqual([...cloud.indices], [3, 0, 1]);
   assert.deepEqual([cloud.duplicatesRemoved, cloud.elementCount], [3, 3]);
+});
+
+test('boundaryEdges lists the edges used by exactly one triangle, in triangle order, lower end first (fast-check)', () => {
+  const runs = Number(process.env.MESHWELD_PROPERTY_RUNS ?? 100);
+  const mesh = fc.integer({ min: 1, max: 9 }).chain((n) =>
+    fc.record({ n: fc.constant(n), triangles: fc.array(fc.tuple(...[0, 1, 2].map(() => fc.integer({ min: 0, max: n - 1 }))), { maxLength: 14 }) }),
+  );
+  fc.assert(
+    fc.property(mesh, fc.constantFrom(Uint32Array, Uint16Array, Uint8Array, Array), ({ n, triangles }, Kind) => {
+      // the model: every edge counted by its two ends in a Map, the open ones listed where they are used
+      const key = (a, b) => `${Math.min(a, b)} ${Math.max(a, b)}`;
+      const edges = triangles.flatMap(([a, b, c]) => [[a, b], [b, c], [c, a]]);
+      const uses = new Map();
+      for (const [a, b] of edges) uses.set(key(a, b), (uses.get(key(a, b)) ?? 0) + 1);
+      const expected = edges.filter(([a, b]) => uses.get(key(a, b)) === 1).flatMap(([a, b]) => [Math.min(a, b), Math.max(a, b)]);
+      const open = boundaryEdges(Kind.from(triangles.flat()), n);
+      assert.ok(open instanceof Uint32Array);
+      assert.deepEqual([...open], expected);
+    }),
+    { numRuns: runs, size: 'max' },
+  );
+  assert.deepEqual([...boundaryEdges(null, 6)], [0, 1, 1, 2, 0, 2, 3, 4, 4, 5, 3, 5], 'a soup: every edge open');
+  assert.deepEqual([...boundaryEdges([0, 1, 2, 2, 1, 0], 3)], [], 'two faces back to back close each other');
+});
+
+test('boundaryEdges refuses what it cannot count, naming the value', () => {
+  const refuse = (indices, n, Type, message) => assert.throws(() => boundaryEdges(indices, n), (e) => e instanceof Type && e.message === `meshweld: boundaryEdges: ${message}`);
+  refuse([0, 1, 4], 4, RangeError, 'indices[2] = 4 is out of range (4 vertices)');
+  refuse(new Uint16Array([0, 1, 2, 3]), 4, RangeError, 'index count 4 is not a multiple of 3 (triangles)');
+  refuse(null, 7, RangeError, 'unindexed vertex count 7 is not a multiple of 3: triangles need 3 vertices each');
+  refuse([0, 1, 2], -1, RangeError, 'vertexCount must be an integer >= 0, got -1');
+  refuse([0, 1, 2], undefined, TypeError, 'vertexCount must be an integer >= 0, got undefined');
+  refuse(new Float32Array([0, 1, 2]), 3, TypeError, 'indices must be a Uint32Array, Uint16Array, Uint8Array, an array of integers or null, got a Float32Array of 3 values');
+  refuse([0, 1.5, 2], 3, TypeError, 'indices[1] must be a vertex index (an integer >= 0), got 1.5');
 });

@@ -379,6 +379,9 @@ test('bad geometries and options are refused with the bad value named', () => {
   const badIndex = new THREE.BoxGeometry();
   badIndex.index.setX(5, 999);
   assert.throws(() => weldGeometry(badIndex), /indices\[5\] = 999 is out of range \(24 vertices\)/);
+  assert.throws(() => boundaryEdges(badIndex), /^RangeError: meshweld: boundaryEdges: indices\[5\] = 999 is out of range \(24 vertices\)$/);
+  assert.throws(() => boundaryEdges(new THREE.BufferGeometry()), /^RangeError: meshweld: boundaryEdges: the geometry has no position attribute$/);
+  assert.throws(() => boundaryEdges(box.getAttribute('position')), /boundaryEdges: geometry must be a three.js BufferGeometry, got /);
   // the module keeps working
   assert.equal(vertices(weldGeometry(box, { attributes: 'position' })), 8);
 });

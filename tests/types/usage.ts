@@ -1,5 +1,5 @@
 // Type-checked with `tsc --strict` against the packed package (tests/js/package.test.js).
-import { ready, weld, weldMesh, Welder, PointBuffer, countClosePairs, bound, methods, SKIPPED, type WeldResult, type Method, type WeldMeshResult } from 'meshweld';
+import { ready, weld, weldMesh, Welder, PointBuffer, countClosePairs, bound, methods, SKIPPED, boundaryEdges as openEdgesOf, type WeldResult, type Method, type WeldMeshResult } from 'meshweld';
 import { weldGeometry, boundaryEdges, type WeldGeometryOptions, type WeldGeometryStats } from 'meshweld/three';
 import { cells, lookups, memoryBytes } from 'meshweld/inspect';
 import { BoxGeometry, type BufferGeometry } from 'three';
@@ -40,6 +40,10 @@ async function main(): Promise<number> {
   const lines: WeldMeshResult = weldMesh(positions, null, { radius: 1, primitive: 'lines' });
   const cloud = weldMesh(positions, null, { radius: 1, primitive: 'points' });
   const noIndex: null | Uint16Array | Uint32Array = cloud.indices;
+  const cracks: Uint32Array = openEdgesOf(lines.indices, lines.vertexCount);
+  openEdgesOf(null, 6);
+  // @ts-expect-error: meshweld/three's boundaryEdges takes the geometry
+  openEdgesOf(new BoxGeometry());
   const c = cells([0, 0], { dim: 2, radius: 1, method: 'grid-2r' }).keys.length + lookups('hex', 2) + memoryBytes();
 
   const options: WeldGeometryOptions = { radius: 1e-5, attributes: { normal: 0.05 }, removeDegenerate: true };
