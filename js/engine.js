@@ -28,11 +28,15 @@ export function diagonal(values, count, stride, dim) {
   return dim === 3 ? Math.hypot(x1 - x0, y1 - y0, z1 - z0) : Math.hypot(x1 - x0, y1 - y0);
 }
 
-/** relativeRadius times a diagonal, as a weld radius: 0 if it rounds to 0, FLT_MAX at most. */
-export function relativeToRadius(relativeRadius, diagonalLength) {
-  const r = relativeRadius * diagonalLength;
+/** A radius worked out from a diagonal as a weld radius: 0 if it rounds to 0 in float32, FLT_MAX at most. */
+export function weldRadius(r) {
   if (Math.fround(r) === 0) return 0;
   return Number.isFinite(Math.fround(r)) ? r : FLT_MAX; // larger than any distance between float32 points
+}
+
+/** relativeRadius times a diagonal, as a weld radius (weldRadius). */
+export function relativeToRadius(relativeRadius, diagonalLength) {
+  return weldRadius(relativeRadius * diagonalLength);
 }
 
 /** The radius of a weld of staged points: given, or relativeRadius times their diagonal. */

@@ -3,7 +3,7 @@
 // point imports it.
 import { Document, Primitive, PropertyType, getBounds } from '@gltf-transform/core';
 import { ready } from './index.js';
-import { diagonal } from './engine.js';
+import { diagonal, relativeToRadius, weldRadius } from './engine.js';
 import { weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { describe, gatherItems } from './gather.js';
@@ -311,12 +311,10 @@ function radiusOf(primitive, points, run) {
     if (o.relativeTo === 'scene') {
       const mesh = parentMesh(primitive);
       if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh));
-      radius = (o.relative * run.sceneDiag) / run.scales.get(mesh);
+      radius = weldRadius((o.relative * run.sceneDiag) / run.scales.get(mesh));
     } else {
-      radius = o.relative * diagonal(points, points.length / 3, 3, 3);
+      radius = relativeToRadius(o.relative, diagonal(points, points.length / 3, 3, 3));
     }
-    if (!Number.isFinite(radius)) radius = 0;
-    if (Math.fround(radius) === 0) radius = 0;
   }
   return radius;
 }

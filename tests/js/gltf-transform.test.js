@@ -525,6 +525,23 @@ test("relativeTo 'scene' measures the scenes' diagonal and divides by the nodes'
   assert.ok(reportOf({ relative: 1e-2 }).radius > 0.0169 && reportOf({ relative: 1e-2 }).radius < 0.0175);
 });
 
+test('a relative radius past the float32 range is the largest float32, as weldMesh makes it', () => {
+  const points = new Float32Array([-3e38, -3e38, -3e38, 3e38, 3e38, 3e38, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]);
+  const primitiveOf = () => {
+    const document = new Document();
+    const buffer = document.createBuffer();
+    const primitive = document.createPrimitive().setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(points.slice()).setBuffer(buffer));
+    document.createScene().addChild(document.createNode().setMesh(document.createMesh('far').addPrimitive(primitive)));
+    return primitive;
+  };
+  const library = weldMesh(points, null, { relativeRadius: 1 });
+  const report = weldPrimitive(primitiveOf(), { relative: 1 });
+  assert.equal(report.radius, library.radius);
+  assert.equal(report.radius, 3.4028234663852886e38);
+  assert.deepEqual(report.vertices, [6, library.vertexCount]);
+  assert.equal(weldPrimitive(primitiveOf(), { relative: 1, relativeTo: 'scene' }).radius, library.radius);
+});
+
 test('bad options throw, naming the function, the option and the value', () => {
   const document = new Document();
   const primitive = document.createPrimitive();
