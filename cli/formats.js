@@ -155,12 +155,14 @@ export async function readMesh(path) {
   }
 }
 
-// The values a shader sees, float32 (normalized integers decoded, quantized values as they are).
+// The values a shader sees, float32: normalized integers decoded by three's attribute (the rule
+// its exporters read them by), quantized values as they are.
 function floats(accessor) {
-  const array = accessor.getArray();
-  if (!accessor.getNormalized()) return Float32Array.from(array);
-  const scale = { Int8Array: 127, Uint8Array: 255, Int16Array: 32767, Uint16Array: 65535 }[array.constructor.name] ?? 1;
-  return Float32Array.from(array, (v) => Math.max(v / scale, -1));
+  const attribute = new BufferAttribute(accessor.getArray(), accessor.getElementSize(), accessor.getNormalized());
+  if (!attribute.normalized) return Float32Array.from(attribute.array);
+  const out = new Float32Array(attribute.count * attribute.itemSize);
+  for (let i = 0, k = 0; i < attribute.count; i++) for (let c = 0; c < attribute.itemSize; c++) out[k++] = attribute.getComponent(i, c);
+  return out;
 }
 
 /** The triangle primitives of a document's scenes as a three.js Scene, each in world space. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
 import { Document, NodeIO } from '@gltf-transform/core';
+import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import * as THREE from 'three';
 import { OBJExporter } from 'three/examples/jsm/exporters/OBJExporter.js';
 import { PLYExporter } from 'three/examples/jsm/exporters/PLYExporter.js';
@@ -146,6 +147,28 @@ test('an OBJ and a PLY written by three exporters weld, and read back with three
   const back = new PLYLoader().parse(arrayBuffer(readFileSync(at('welded.ply'))));
   assert.equal(back.getAttribute('position').count, 512);
   assert.equal(back.index.count, 3 * 1024);
+});
+
+test('a quantized GLB (normalized integers) written as PLY reads back as the values a shader sees, in world space', async () => {
+  const document = new Document();
+  document.createExtension(KHRMeshQuantization).setRequired(true);
+  const buffer = document.createBuffer();
+  const positions = new Int16Array([-32768, 0, 0, 32767, 0, 0, 0, 16384, 0, 0, 0, -16384, 100, 200, 300, -32767, 5, 7]);
+  const normals = new Int8Array([0, 0, 127, 0, 0, 127, 0, 0, 127, 0, -128, 0, 0, -127, 0, 0, -127, 0]);
+  const accessor = (type, array) => document.createAccessor().setType(type).setArray(array).setNormalized(true).setBuffer(buffer);
+  const primitive = document.createPrimitive().setAttribute('POSITION', accessor('VEC3', positions)).setAttribute('NORMAL', accessor('VEC3', normals));
+  const node = document.createNode().setMesh(document.createMesh('q').addPrimitive(primitive)).setScale([2, 2, 2]);
+  document.createScene().addChild(node);
+  await new NodeIO().registerExtensions([KHRMeshQuantization]).write(at('quantized.glb'), document);
+  const r = run(['quantized.glb', 'quantized.ply', '--radius', '0']);
+  assert.equal(r.code, 0, r.stderr);
+  const back = new PLYLoader().parse(arrayBuffer(readFileSync(at('quantized.ply'))));
+  const decode = (v, max) => Math.max(v / max, -1); // WebGL's rule for signed normalized integers
+  const position = back.getAttribute('position').array;
+  const normal = back.getAttribute('normal').array;
+  assert.equal(position.length, positions.length);
+  for (let i = 0; i < positions.length; i++) assert.ok(Math.abs(position[i] - 2 * decode(positions[i], 32767)) < 1e-6, `position ${i}: ${position[i]}`);
+  for (let i = 0; i < normals.length; i++) assert.ok(Math.abs(normal[i] - decode(normals[i], 127)) < 1e-6, `normal ${i}: ${normal[i]}`);
 });
 
 test('the summary counts the edges used by one triangle exactly, and names a primitive whose index is out of range (fast-check)', () => {
