@@ -1,11 +1,12 @@
 // meshweld/gltf-transform: a glTF-Transform transform that welds every primitive of a document with
 // a guaranteed tolerance. `@gltf-transform/core` is an optional peer dependency: only this entry
 // point imports it.
-import { Document, Primitive, PropertyType, getBounds } from '@gltf-transform/core';
+import { Document, Primitive, PropertyType } from '@gltf-transform/core';
 import { ready } from './index.js';
 import { diagonal, relativeToRadius, weldRadius } from './engine.js';
 import { weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
+import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
 
 export { ready };
@@ -206,43 +207,6 @@ function firstUse(list, vertexCount) {
 function firstNonFinite(values) {
   for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return i;
   return -1;
-}
-
-// Largest stretch (spectral norm) of a 4x4 column-major matrix's linear part: power iteration on MᵀM.
-function stretch(m) {
-  let v = [1, 0.7, 0.3];
-  let s = 0;
-  for (let it = 0; it < 64; it++) {
-    const w = [0, 1, 2].map((r) => m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2]);
-    const u = [0, 1, 2].map((c) => m[4 * c] * w[0] + m[4 * c + 1] * w[1] + m[4 * c + 2] * w[2]);
-    const norm = Math.hypot(u[0], u[1], u[2]);
-    if (!(norm > 0)) return 0;
-    s = Math.sqrt(norm / Math.hypot(v[0], v[1], v[2]));
-    v = u.map((x) => x / norm);
-  }
-  return s;
-}
-
-// The scene's bounding-box diagonal (world space), for relativeTo 'scene'.
-function sceneDiagonal(document) {
-  let min = [Infinity, Infinity, Infinity];
-  let max = [-Infinity, -Infinity, -Infinity];
-  for (const scene of document.getRoot().listScenes()) {
-    const box = getBounds(scene);
-    min = min.map((v, k) => Math.min(v, box.min[k]));
-    max = max.map((v, k) => Math.max(v, box.max[k]));
-  }
-  return Number.isFinite(min[0]) ? Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) : 0;
-}
-
-// A world-space radius in a mesh's own units: divided by the largest stretch of the nodes that
-// draw it, so that no merge exceeds the radius in world space under any of them.
-function meshScale(mesh) {
-  let largest = 0;
-  for (const parent of mesh?.listParents() ?? []) {
-    if (parent.propertyType === PropertyType.NODE) largest = Math.max(largest, stretch(parent.getWorldMatrix()));
-  }
-  return largest > 0 ? largest : 1;
 }
 
 function parentMesh(primitive) {

@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { Document, Logger, NodeIO, Primitive } from '@gltf-transform/core';
+import { Document, Logger, NodeIO, Primitive, getBounds } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { weld as exactWeld } from '@gltf-transform/functions';
 import * as THREE from 'three';
 import { DEFAULT_TOLERANCES, ready, weld, weldPrimitive } from '../../js/gltf-transform.js';
 import { weldMesh } from '../../js/index.js';
+import { meshScale, sceneDiagonal } from '../../js/scene.js';
 import { mulberry32 } from './helpers.js';
 
 await ready;
@@ -523,6 +524,91 @@ test("relativeTo 'scene' measures the scenes' diagonal and divides by the nodes'
   assert.ok(Math.abs(scene.radius / (Math.sqrt(3) * 1e-5) - 1) < 1e-2, String(scene.radius));
   assert.equal(reportOf({ relative: 1e-2, relativeTo: 'scene' }).vertices[1], 24);
   assert.ok(reportOf({ relative: 1e-2 }).radius > 0.0169 && reportOf({ relative: 1e-2 }).radius < 0.0175);
+});
+
+test("the scene's diagonal and each mesh's stretch are glTF-Transform getBounds' and the power iteration's, on any scene (fast-check)", () => {
+  const runs = Number(process.env.MESHWELD_PROPERTY_RUNS ?? 100);
+  const coordinate = fc.oneof({ weight: 12, arbitrary: fc.float({ min: -100, max: 100, noNaN: true }) }, fc.constantFrom(NaN, Infinity, -0, 3e38));
+  const primitive = fc.record({
+    kind: fc.constantFrom('float', 'float', 'int16', 'uint8', 'vec2'),
+    values: fc.array(coordinate, { minLength: 3, maxLength: 24 }),
+    indices: fc.option(fc.array(fc.nat(9), { maxLength: 12 })),
+  });
+  const trs = fc.record({
+    translation: fc.tuple(coordinate, coordinate, coordinate).map((t) => t.map((v) => (Number.isFinite(v) ? v : 1))),
+    scale: fc.tuple(...[0, 1, 2].map(() => fc.constantFrom(1, 2, -1, 0.5, 0, 1e-3, 7, 1e300))),
+    rotation: fc.option(fc.tuple(...[0, 1, 2, 3].map(() => fc.float({ min: -1, max: 1, noNaN: true })))),
+  });
+  const scene = fc.record({
+    meshes: fc.array(fc.array(primitive, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }),
+    nodes: fc.array(fc.record({ trs, mesh: fc.option(fc.nat(2)), parent: fc.option(fc.nat(5)), scene: fc.nat(1) }), { minLength: 1, maxLength: 6 }),
+  });
+  const documentOf = ({ meshes, nodes }) => {
+    const document = new Document();
+    const buffer = document.createBuffer();
+    const made = meshes.map((primitives) => {
+      const mesh = document.createMesh();
+      for (const { kind, values, indices } of primitives) {
+        const size = kind === 'vec2' ? 2 : 3;
+        const count = Math.floor(values.length / size);
+        const array = kind === 'int16' ? Int16Array.from(values.slice(0, size * count), (v) => (Number.isFinite(v) ? Math.round(v * 300) : 7))
+          : kind === 'uint8' ? Uint8Array.from(values.slice(0, size * count), (v) => (Number.isFinite(v) ? Math.abs(Math.round(v)) % 256 : 9))
+          : Float32Array.from(values.slice(0, size * count));
+        const position = document.createAccessor().setType(size === 2 ? 'VEC2' : 'VEC3').setArray(array).setBuffer(buffer).setNormalized(kind === 'int16' || kind === 'uint8');
+        const made = document.createPrimitive().setAttribute('POSITION', position);
+        if (indices) made.setIndices(document.createAccessor().setType('SCALAR').setArray(Uint32Array.from(indices)).setBuffer(buffer));
+        mesh.addPrimitive(made);
+      }
+      return mesh;
+    });
+    const scenes = [document.createScene(), document.createScene()];
+    const made2 = nodes.map(({ trs: { translation, scale, rotation }, mesh }) => {
+      const node = document.createNode().setTranslation(translation).setScale(scale);
+      const norm = rotation && Math.hypot(...rotation);
+      if (norm > 1e-3) node.setRotation(rotation.map((v) => v / norm));
+      if (mesh !== null && mesh < made.length) node.setMesh(made[mesh]);
+      return node;
+    });
+    nodes.forEach(({ parent, scene: k }, i) => {
+      if (parent !== null && parent < i) made2[parent].addChild(made2[i]); // a tree: parents come first
+      else scenes[k].addChild(made2[i]);
+    });
+    return document;
+  };
+  // the models: glTF-Transform's own bounds of each scene, and the power iteration's 64 steps
+  const boundsDiagonal = (document) => {
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    for (const scene of document.getRoot().listScenes()) {
+      const box = getBounds(scene);
+      for (let k = 0; k < 3; k++) min[k] = Math.min(min[k], box.min[k]), max[k] = Math.max(max[k], box.max[k]);
+    }
+    return Number.isFinite(min[0]) ? Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) : 0;
+  };
+  const stretch = (m) => {
+    let v = [1, 0.7, 0.3];
+    let s = 0;
+    for (let it = 0; it < 64; it++) {
+      const w = [0, 1, 2].map((r) => m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2]);
+      const u = [0, 1, 2].map((c) => m[4 * c] * w[0] + m[4 * c + 1] * w[1] + m[4 * c + 2] * w[2]);
+      const norm = Math.hypot(...u);
+      if (!(norm > 0)) return 0;
+      s = Math.sqrt(norm / Math.hypot(...v));
+      v = u.map((x) => x / norm);
+    }
+    return s;
+  };
+  fc.assert(
+    fc.property(scene, (description) => {
+      const document = documentOf(description);
+      assert.equal(sceneDiagonal(document), boundsDiagonal(document));
+      for (const mesh of document.getRoot().listMeshes()) {
+        const largest = Math.max(0, ...mesh.listParents().filter((p) => p.propertyType === 'Node').map((node) => stretch(node.getWorldMatrix())));
+        assert.equal(meshScale(mesh), largest > 0 ? largest : 1);
+      }
+    }),
+    { numRuns: runs, size: 'max' },
+  );
 });
 
 test('a relative radius past the float32 range is the largest float32, as weldMesh makes it', () => {
