@@ -231,6 +231,7 @@ function runOf(document, o, who) {
     results: new Map(),
     scales: new Map(),
     numbers: null,
+    met: new Set(), // the accessors of the primitives welded so far, as they were
   };
 }
 
@@ -366,14 +367,19 @@ function weldOne(primitive, run) {
     sameArrays.push(result);
   }
 
-  // new accessors, in each accessor's own type; one per source accessor (sharing is kept)
+  // each accessor gathered in its own type: in place where this primitive (or its morph target) is
+  // the one user it had when the run began, else into a new accessor, one per source accessor
+  // (sharing is kept); creating and disposing accessors is what costs on a document of thousands
+  // of small meshes
   const old = [primitive.getIndices(), ...all.map((s) => s.accessor)].filter(Boolean);
-  const replace = (accessor) => {
+  const alone = (accessor, owner) => !run.met.has(accessor) && accessor.listParents().every((p) => p === owner || p.propertyType === PropertyType.ROOT);
+  const replace = (accessor, owner) => {
     if (!result.replaced.has(accessor)) {
-      const copy = document
+      const array = gatherItems(accessor.getArray(), accessor.getElementSize(), result.keep);
+      const copy = alone(accessor, owner) ? accessor.setArray(array) : document
         .createAccessor(accessor.getName())
         .setType(accessor.getType())
-        .setArray(gatherItems(accessor.getArray(), accessor.getElementSize(), result.keep))
+        .setArray(array)
         .setNormalized(accessor.getNormalized())
         .setSparse(accessor.getSparse())
         .setBuffer(accessor.getBuffer());
@@ -382,24 +388,30 @@ function weldOne(primitive, run) {
     return result.replaced.get(accessor);
   };
   for (const { semantic, accessor, target, owner } of all) {
-    (target < 0 ? primitive : owner).setAttribute(semantic, replace(accessor));
+    const user = target < 0 ? primitive : owner;
+    user.setAttribute(semantic, replace(accessor, user));
   }
   if (result.out === null) {
     primitive.setIndices(null);
   } else {
     if (result.indices === undefined) {
       const Type = result.keep.length <= 65535 ? Uint16Array : Uint32Array; // 65535 is the restart value
-      result.indices = document
-        .createAccessor(primitive.getIndices()?.getName() ?? '')
+      const array = result.out instanceof Type ? result.out : new Type(result.out);
+      const before = primitive.getIndices();
+      result.indices = before && alone(before, primitive) ? before.setArray(array) : document
+        .createAccessor(before?.getName() ?? '')
         .setType('SCALAR')
-        .setArray(result.out instanceof Type ? result.out : new Type(result.out))
-        .setBuffer(primitive.getIndices()?.getBuffer() ?? position.getBuffer());
+        .setArray(array)
+        .setBuffer(before?.getBuffer() ?? position.getBuffer());
     }
     primitive.setIndices(result.indices);
   }
   primitive.setMode(mode);
   if (draw.converted) logger.info(`${NAME}: ${label(primitive, run)}: ${draw.converted}`);
-  for (const accessor of old) if (!isUsed(accessor)) accessor.dispose();
+  for (const accessor of old) {
+    run.met.add(accessor);
+    if (!isUsed(accessor)) accessor.dispose();
+  }
 
   const elementsAfter = result.out === null ? result.keep.length : result.out.length / per;
   const report = {

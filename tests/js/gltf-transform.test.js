@@ -244,6 +244,22 @@ test('accessors shared by several primitives are not mutated in place', async ()
   assert.deepEqual(document.getRoot().listAccessors().filter((a) => a.listParents().length === 1), []);
 });
 
+test("an accessor only the welded primitive uses is gathered in place: it keeps its name, extras and buffer", async () => {
+  const document = documentOf({ box: new THREE.BoxGeometry() }); // indexed: 24 vertices, 8 positions
+  const primitive = document.getRoot().listMeshes()[0].listPrimitives()[0];
+  const position = primitive.getAttribute('POSITION').setName('where').setExtras({ kept: true });
+  const normal = primitive.getAttribute('NORMAL');
+  const index = primitive.getIndices();
+  const accessors = document.getRoot().listAccessors().length;
+  await document.transform(weld({ radius: 1e-5, tolerances: { NORMAL: Infinity, TEXCOORD_0: Infinity } }));
+  assert.equal(primitive.getAttribute('POSITION'), position);
+  assert.equal(primitive.getAttribute('NORMAL'), normal);
+  assert.equal(primitive.getIndices(), index);
+  assert.deepEqual([position.getCount(), normal.getCount(), index.getCount()], [8, 8, 36]);
+  assert.deepEqual([position.getName(), position.getExtras()], ['where', { kept: true }]);
+  assert.equal(document.getRoot().listAccessors().length, accessors, 'no accessor made or left behind');
+});
+
 test('morph targets follow the weld and keep vertices apart where their deltas differ', async () => {
   const document = new Document();
   document.setLogger(new Recorder());
