@@ -185,26 +185,44 @@ export function boundaryEdgesAs(who, indices, vertexCount) {
     for (let k = 0; k < count; k++) put(out, 2 * k, k);
     return out;
   }
+  let span = 0; // the vertices the index reaches: what the arrays below are sized by
   for (let j = 0; j < count; j++) {
     if (source[j] >= vertexCount) throw failure(RangeError, who, `indices[${j}] = ${source[j]} is out of range (${vertexCount} vertices)`);
+    if (source[j] >= span) span = source[j] + 1;
   }
-  const { upper, pair, end } = byLowerEnd(count, vertexCount, (visit) => {
+  // an index that reaches far past its length (a few vertices of a huge buffer) is numbered by
+  // first use, so that those arrays are sized by the vertices it uses
+  let id = source;
+  if (span > 2 * count + 65536) {
+    const number = new Map();
+    id = new Uint32Array(count);
+    for (let j = 0; j < count; j++) {
+      if (!number.has(source[j])) number.set(source[j], number.size);
+      id[j] = number.get(source[j]);
+    }
+    span = number.size;
+  }
+  // (the ends are ordered by their vertex indices, and bucketed by their numbers)
+  const { upper, pair, end } = byLowerEnd(count, span, (visit) => {
     for (let t = 0; t < count; t += 3) {
       const a = source[t];
       const b = source[t + 1];
       const c = source[t + 2];
-      visit(a < b ? a : b, a < b ? b : a, t);
-      visit(b < c ? b : c, b < c ? c : b, t + 1);
-      visit(c < a ? c : a, c < a ? a : c, t + 2);
+      const ia = id[t];
+      const ib = id[t + 1];
+      const ic = id[t + 2];
+      visit(a < b ? ia : ib, a < b ? ib : ia, t);
+      visit(b < c ? ib : ic, b < c ? ic : ib, t + 1);
+      visit(c < a ? ic : ia, c < a ? ia : ic, t + 2);
     }
   });
   // in lower-end order, an edge's first use is open until the same lower end meets its upper end
   // again; the open ones are then listed in the triangles' order
-  const met = new Int32Array(vertexCount).fill(-1); // upper end -> the last lower end that met it
-  const firstAt = new Uint32Array(vertexCount); // upper end -> where that first use is
+  const met = new Int32Array(span).fill(-1); // upper end -> the last lower end that met it
+  const firstAt = new Uint32Array(span); // upper end -> where that first use is
   const state = new Uint8Array(count); // by place in bucket order: 1 a first use, 2 one met again
   let opened = 0;
-  for (let v = 0, q = 0; v < vertexCount; v++)
+  for (let v = 0, q = 0; v < span; v++)
     for (; q < end[v]; q++) {
       const high = upper[q];
       if (met[high] !== v) met[high] = v, firstAt[high] = q, state[q] = 1, opened++;

@@ -236,6 +236,9 @@ test('boundaryEdges lists the edges used by exactly one triangle, in triangle or
   );
   assert.deepEqual([...boundaryEdges(null, 6)], [0, 1, 1, 2, 0, 2, 3, 4, 4, 5, 3, 5], 'a soup: every edge open');
   assert.deepEqual([...boundaryEdges([0, 1, 2, 2, 1, 0], 3)], [], 'two faces back to back close each other');
+  // a few vertices of a huge buffer: sized by the vertices used, not by the buffer (or the index's reach)
+  assert.deepEqual([...boundaryEdges(new Uint32Array([4e9, 8, 7, 7, 8, 5]), 2 ** 32)], [8, 4e9, 7, 4e9, 5, 8, 5, 7]);
+  assert.deepEqual([...boundaryEdges([4e9, 8, 7, 7, 8, 4e9], 2 ** 32)], []);
 });
 
 test('boundaryEdges refuses what it cannot count, naming the value', () => {
