@@ -398,7 +398,8 @@ function weldOne(primitive, run) {
       const Type = result.keep.length <= 65535 ? Uint16Array : Uint32Array; // 65535 is the restart value
       const array = result.out instanceof Type ? result.out : new Type(result.out);
       const before = primitive.getIndices();
-      result.indices = before && alone(before, primitive) ? before.setArray(array) : document
+      // (in place unless it is also one of the attributes just gathered)
+      result.indices = before && alone(before, primitive) && !result.replaced.has(before) ? before.setArray(array) : document
         .createAccessor(before?.getName() ?? '')
         .setType('SCALAR')
         .setArray(array)

@@ -258,6 +258,20 @@ test("an accessor only the welded primitive uses is gathered in place: it keeps 
   assert.deepEqual([position.getCount(), normal.getCount(), index.getCount()], [8, 8, 36]);
   assert.deepEqual([position.getName(), position.getExtras()], ['where', { kept: true }]);
   assert.equal(document.getRoot().listAccessors().length, accessors, 'no accessor made or left behind');
+
+  // an accessor that is both the index and an attribute of one primitive is gathered as the
+  // attribute, and the index gets an accessor of its own
+  const odd = new Document();
+  const buffer = odd.createBuffer();
+  const both = odd.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 2, 3, 1, 2])).setBuffer(buffer);
+  const corners = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 7, 7, 7, 8, 8, 8]);
+  const twice = odd.createPrimitive().setAttribute('POSITION', odd.createAccessor().setType('VEC3').setArray(corners).setBuffer(buffer))
+    .setIndices(both).setAttribute('_ID', both);
+  odd.createMesh('odd').addPrimitive(twice);
+  await odd.transform(weld({ radius: 1e-3 }));
+  assert.deepEqual(Array.from(twice.getAttribute('_ID').getArray()), [0, 1, 2, 3]);
+  assert.deepEqual(Array.from(twice.getIndices().getArray()), [0, 1, 2, 3, 1, 2]);
+  assert.notEqual(twice.getIndices(), twice.getAttribute('_ID'));
 });
 
 test('morph targets follow the weld and keep vertices apart where their deltas differ', async () => {
