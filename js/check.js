@@ -127,25 +127,27 @@ export function strideOption(stride, dim, who) {
 }
 
 /**
- * The error of a failed core call. `where(point, axis)` gives the bad coordinate's value for
- * NonFinite and Range errors, `element` names what a point is ('point', 'vertex').
+ * The error of a failed core call. `value(point, axis)` gives the bad coordinate's value for
+ * NonFinite and Range errors, `element` names what a point is ('point', 'vertex'), and `number`
+ * (when given) the number a point goes by in the caller's own numbering.
  */
-export function coreError(code, info, who, { value, element = 'point', attributeName } = {}) {
+export function coreError(code, info, who, { value, element = 'point', attributeName, number = null } = {}) {
   const at = info?.error_point;
   const axis = info?.error_axis;
+  const shown = number && at < number.length ? number[at] : at;
   if (code === ERROR.NonFinite && attributeName && axis >= 3) {
-    return failure(RangeError, who, `attribute '${attributeName(axis - 3)}' of ${element} ${at} is not finite`);
+    return failure(RangeError, who, `attribute '${attributeName(axis - 3)}' of ${element} ${shown} is not finite`);
   }
   if (code === ERROR.NonFinite && value) {
     const v = value(at, axis);
     const why = Number.isFinite(v) ? ' (beyond the float32 range)' : '';
     return failure(RangeError, who,
-      `${element} ${at} has a non-finite coordinate ${AXES[axis]} = ${describe(v)}${why}; ` +
+      `${element} ${shown} has a non-finite coordinate ${AXES[axis]} = ${describe(v)}${why}; ` +
         "finite coordinates are expected (nonFinite: 'skip' or 'keep' lets such points through)");
   }
   if (code === ERROR.Range && value) {
     return failure(RangeError, who,
-      `${element} ${at} coordinate ${AXES[axis]} = ${describe(value(at, axis))} is too large for the radius: ` +
+      `${element} ${shown} coordinate ${AXES[axis]} = ${describe(value(at, axis))} is too large for the radius: ` +
         "grid cell indices would overflow; use method 'kdtree' or 'auto', or a larger radius");
   }
   if (code === ERROR.Memory) {

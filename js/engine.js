@@ -53,7 +53,7 @@ const PRECISE = stores.indexOf('precise');
 // One core weld of finite staged points: the remap (copied out, and where it stays in the frame),
 // the kept positions (unless positions is false), the method; with first: true also where each
 // output's first input is in the frame (firstPointer), as the weld numbers its outputs.
-function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, positions = true, remap: remapWanted = true, first: firstWanted = false }) {
+function coreWeld(frame, staged, mode, radius, who, { centroid = false, attributes = null, element, number = null, positions = true, remap: remapWanted = true, first: firstWanted = false }) {
   const wasm = core();
   // Compared attributes that are none: the attribute weld is then the plain precise weld (every
   // method it runs gives the naive result), which the plain weld computes faster. kdtree stays
@@ -87,7 +87,7 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   }
   const result = readStruct(Info, info);
   if (code !== ERROR.Ok) {
-    throw coreError(code, originalInfo(result, staged), who, { value: staged.value, element, attributeName: attributes && ((k) => attributes[k].name) });
+    throw coreError(code, originalInfo(result, staged), who, { value: staged.value, element, number, attributeName: attributes && ((k) => attributes[k].name) });
   }
   const count = result.unique_count;
   if (positions && !kept) {
@@ -124,11 +124,12 @@ function bitsKey(staged, i, dim, attributes) {
  * null; positions is null when positions: false (the caller has no use for them), and remap is
  * null when remap: false and remapPointer holds it (every point finite). With first: true,
  * firstPointer is where each output's first input is in the frame when every point is finite,
- * else it is null or missing.
+ * else it is null or missing. `number` (a caller's own numbering of the points) names them in
+ * errors.
  */
-export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', positions: wanted = true, remap: remapWanted = true, first = false } = {}) {
+export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'error', centroid = false, attributes = null, element = 'point', number = null, positions: wanted = true, remap: remapWanted = true, first = false } = {}) {
   const mask = nonFinite === 'error' ? null : nonFiniteMask(staged, mode.dim);
-  if (!mask) return coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, positions: wanted, remap: remapWanted, first });
+  if (!mask) return coreWeld(frame, staged, mode, radius, who, { centroid, attributes, element, number, positions: wanted, remap: remapWanted, first });
   const finite = compactPoints(frame, staged, mode.dim, mask);
   const compactAttributes = attributes?.map((a) => {
     const pointer = frame.alloc(finite.count * a.itemSize * 4);
@@ -138,7 +139,7 @@ export function weldStaged(frame, staged, mode, radius, who, { nonFinite = 'erro
       if (!mask[i]) target.set(source.subarray(i * a.itemSize, (i + 1) * a.itemSize), k++ * a.itemSize);
     return { ...a, pointer };
   });
-  const inner = coreWeld(frame, finite, mode, radius, who, { centroid, attributes: compactAttributes, element });
+  const inner = coreWeld(frame, finite, mode, radius, who, { centroid, attributes: compactAttributes, element, number });
   const remap = new Uint32Array(staged.count);
   if (nonFinite === 'skip') {
     for (let i = 0, k = 0; i < staged.count; i++) remap[i] = mask[i] ? SKIPPED : inner.remap[k++];

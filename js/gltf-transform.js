@@ -346,7 +346,7 @@ function weldOne(primitive, run) {
         for (let k = 0; k < keep.length; k++) keep[k] = used === null ? first[k] : used[first[k]];
         return keep;
       };
-      welded = weldMeshAs('weldMesh', points, mode === POINTS ? null : elements, {
+      welded = weldMeshAs(who, points, mode === POINTS ? null : elements, {
         radius,
         method: o.method,
         primitive: mode === TRIANGLES ? 'triangles' : mode === LINES ? 'lines' : 'points',
@@ -354,9 +354,10 @@ function weldOne(primitive, run) {
         ...(Object.keys(tolerances).length > 0 ? { tolerances } : {}), // positions alone: the plain weld
         removeDegenerate: o.removeDegenerate,
         removeDuplicates: o.removeDuplicates,
-      }, 'vertex', { positions: false, compact: false, remap: false, gather: keepOf });
+      }, 'vertex', { positions: false, compact: false, remap: false, gather: keepOf, number: used });
     } catch (error) {
-      throw fail(who, `${label(primitive, run)}: ${error.message.replace(/^meshweld: /, '')}`, error.constructor);
+      const text = error.message.startsWith(`meshweld: ${who}: `) ? error.message.slice(`meshweld: ${who}: `.length) : error.message.replace(/^meshweld: /, '');
+      throw fail(who, `${label(primitive, run)}: ${text}`, error.constructor);
     }
     const keep = welded.gathered;
     // points: each kept vertex once, unindexed

@@ -292,9 +292,10 @@ export function indexArray(elements, count) {
  * empty (the attributes still decide the matches), `remap: false` leaves result.remap null for
  * triangles (the index is all the caller needs); `gather(first, remap)` is called with the first
  * input vertex of each output and the remap (views into the module's memory, valid during the
- * call: what a caller gathers its own arrays through), and what it returns is result.gathered.
+ * call: what a caller gathers its own arrays through), and what it returns is result.gathered;
+ * `number` names the vertices in errors by the caller's own numbering (number[i] for vertex i).
  */
-export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, gather = null, remap: keepRemap = true } = {}) {
+export function weldMeshAs(who, positions, indices, options, element = 'vertex', { positions: keepPositions = true, compact = true, gather = null, remap: keepRemap = true, number = null } = {}) {
   core();
   const o = checkOptions(options, who, MESH_OPTIONS);
   const radius = radiusOption(o, who, { relative: true });
@@ -322,7 +323,7 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
     });
     const attributeNames = compact ? Object.keys(attributes) : [];
     const wantsFirst = attributeNames.length > 0 || gather !== null;
-    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, positions: keepPositions, remap: keepRemap || primitive !== 'triangles', first: wantsFirst });
+    const welded = weldStaged(frame, staged, mode, r, who, { nonFinite, attributes: deciding, element, number, positions: keepPositions, remap: keepRemap || primitive !== 'triangles', first: wantsFirst });
     const count = source ? source.length : vertexCount;
     const remapped = primitive === 'triangles'
       ? remapTriangles(frame, source, count, welded.remap, welded.remapPointer, vertexCount, welded.count, removeDegenerate, removeDuplicates, who)

@@ -689,7 +689,7 @@ test('non-finite values are reported with the mesh and primitive', async () => {
   await assert.rejects(document.transform(weld({ radius: 1e-4 })), { name: 'RangeError', message: /^meshweld: weld: mesh 'broken' primitive 0: .*vertex 1 .*non-finite.*NaN/ });
 });
 
-test("a non-finite value is named by its accessor's vertex, whatever order the indices draw in", async () => {
+test("a non-finite or too large value is named by its accessor's vertex, whatever order the indices draw in", async () => {
   const make = (positions, normals, uvs = new Array(10).fill(0)) => {
     const document = new Document();
     document.setLogger(new Recorder());
@@ -715,6 +715,12 @@ test("a non-finite value is named by its accessor's vertex, whatever order the i
   });
   await assert.rejects(make(corners, up, new Array(10).fill(0).with(7, NaN)).transform(weld({ radius: 1e-3 })), {
     message: "meshweld: weld: mesh 'drawn' primitive 0: vertex 3 has a non-finite TEXCOORD_0 component 1 = NaN",
+  });
+  // so is a coordinate too large for the cells of the method asked for, by the transform alone
+  const alone = { NORMAL: Infinity, TEXCOORD_0: Infinity }; // positions alone: the plain weld, by the method asked for
+  await assert.rejects(make(corners.with(12, 1e30), up).transform(weld({ radius: 1e-3, method: 'grid-r', tolerances: alone })), {
+    message: "meshweld: weld: mesh 'drawn' primitive 0: vertex 4 coordinate x = 1.0000000150474662e+30 is too large for the radius: " +
+      "grid cell indices would overflow; use method 'kdtree' or 'auto', or a larger radius",
   });
   // a vertex nothing draws is not welded, and a value not compared is carried as it is
   const undrawn = make(corners.with(4, NaN), up);
