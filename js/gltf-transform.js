@@ -4,7 +4,7 @@
 import { Document, Primitive, PropertyType } from '@gltf-transform/core';
 import { ready } from './index.js';
 import { diagonal, relativeToRadius, weldRadius } from './engine.js';
-import { weldMeshAs } from './mesh.js';
+import { attributeFloats, weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
@@ -107,14 +107,8 @@ function toleranceOf(semantic, tolerances) {
  */
 function shaderValues(accessor, used) {
   const array = accessor.getArray();
+  if (used === null) return attributeFloats(array, accessor.getNormalized());
   const decode = accessor.getNormalized() && isIntegerArray(array) ? normalizer(array) : null;
-  if (used === null) {
-    if (array instanceof Float32Array && !decode) return array;
-    const out = new Float32Array(array.length);
-    if (decode) for (let i = 0; i < array.length; i++) out[i] = decode(array[i]);
-    else out.set(array);
-    return out;
-  }
   const size = accessor.getElementSize();
   const out = new Float32Array(used.length * size);
   for (let k = 0; k < used.length; k++) {
