@@ -202,14 +202,14 @@ typedef struct mw_CellArray {
     size_t row, layer;
 } mw_CellArray;
 
-/* Loads free node k into p and returns its cell's index, with the neighbours its r-box touches in
- * t (mw_dataCell). */
-MW_INLINE size_t mw_cellArrayNode(const mw_CellArray* g, const float* points, size_t stride, const mw_Batch* b,
-                                  size_t k, int dim, double p[3], int t[3])
+/* Loads input point i into p and returns its cell's index, with the neighbours its r-box touches
+ * in t (mw_dataCell). */
+MW_INLINE size_t mw_cellArrayPoint(const mw_CellArray* g, const float* points, size_t stride, size_t i, int dim,
+                                   double p[3], int t[3])
 {
     double s[3];
     int64_t f[3];
-    mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), dim);
+    mw_load(p, mw_point(points, stride, i), dim);
     s[0] = p[0] * g->cells.inverse, s[1] = p[1] * g->cells.inverse, s[2] = p[2] * g->cells.inverse;
     mw_dataCell(&g->cells, s, dim, f, t);
     return (size_t)(f[2] - g->base[2]) * g->layer + (size_t)(f[1] - g->base[1]) * g->row + (size_t)(f[0] - g->base[0]);
@@ -255,7 +255,7 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
     for (size_t k = 0; k < b->free; ++k) {
         double p[3];
         int t[3];
-        start[mw_cellArrayNode(&g, points, stride, b, k, dim, p, t) + 1]++;
+        start[mw_cellArrayPoint(&g, points, stride, mw_freePoint(b, k), dim, p, t) + 1]++;
     }
     for (size_t c = 0; c < count; ++c)
         start[c + 1] += start[c];
@@ -264,7 +264,7 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
     for (size_t k = 0; k < b->free; ++k) {
         double p[3];
         int t[3];
-        size_t home = mw_cellArrayNode(&g, points, stride, b, k, dim, p, t);
+        size_t home = mw_cellArrayPoint(&g, points, stride, mw_freePoint(b, k), dim, p, t);
         uint32_t best = MW_NONE;
         for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
             for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
@@ -289,6 +289,99 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
         b->node_out[b->free_node ? b->free_node[k] : k] = best;
     }
     *steps = compared;
+    return meshweld_Ok;
+}
+
+#ifndef MW_QUERY_NODES /* (a test build and the fuzz build set less, so that small batches take it) */
+#define MW_QUERY_NODES 4096 /* nodes from which a welder's step 2 may search an array of cells */
+#endif
+#define MW_QUERY_REPS 32 /* ... when the earlier representatives are at most this many a node */
+
+/* Step 2 for a large batch: the earlier representatives copied into an array of the index's cells
+ * over the batch's box (and one more cell on each side), each cell's run in the order they were
+ * made, coordinates inline, as mw_weldGridded keeps its own; then every node searches the cells
+ * its r-box touches there, as mw_indexEarliest searches the index (the same cells, the same test,
+ * the same earliest), and the index's counters are kept as its searches would have kept them. The
+ * array is built in two passes over the representatives, in order, so a batch pays for it only
+ * where they are at most MW_QUERY_REPS a node; in return no node looks up a hashed cell or follows
+ * a ring through representatives stored in the order they were made (most of a welder's later
+ * batches). Returns meshweld_Ok (node_out written for every node), or MW_DENSE (too many cells or
+ * representatives) or meshweld_ErrorMemory, with nothing written: the caller asks the index. */
+static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* points, size_t stride, mw_Batch* b,
+                           size_t earlier)
+{
+    int dim = w->dim;
+    size_t nodes = b->d.nodes;
+    if ((double)earlier > MW_QUERY_REPS * (double)nodes)
+        return MW_DENSE;
+    mw_CellArray g;
+    g.cells = w->index.cells;
+    int64_t extent[3] = {1, 1, 1};
+    double total = 1.0, most = fmin(2.0 * (double)(nodes + earlier) + 4096.0, (double)MW_NONE - 1.0);
+    g.base[2] = 0;
+    for (int a = 0; a < dim; ++a) {
+        g.base[a] = mw_floor64((double)b->d.low[a] * g.cells.inverse) - 1;
+        double wide = (double)mw_floor64((double)b->d.high[a] * g.cells.inverse) - (double)g.base[a] + 2.0;
+        total *= wide;
+        if (!(total <= most))
+            return MW_DENSE;
+        extent[a] = (int64_t)wide;
+    }
+    size_t count = (size_t)total;
+    g.row = (size_t)extent[0], g.layer = g.row * (size_t)extent[1];
+    uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
+    uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, earlier, sizeof(uint32_t));
+    if (!start || !cell)
+        return meshweld_ErrorMemory;
+    memset(start, 0, (count + 1) * sizeof(uint32_t));
+    const float* xyz = w->reps.xyz;
+    for (size_t q = 0; q < earlier; ++q) { /* each representative's cell, MW_NONE outside the array */
+        size_t c = 0;
+        int inside = 1;
+        for (int a = 0; a < dim; ++a) {
+            uint64_t f = (uint64_t)(mw_floor64((double)xyz[q * 3 + a] * g.cells.inverse) - g.base[a]);
+            inside &= f < (uint64_t)extent[a];
+            c += (size_t)f * (a == 0 ? 1 : a == 1 ? g.row : g.layer);
+        }
+        cell[q] = inside ? (uint32_t)c : MW_NONE;
+        start[inside ? c + 1 : 0] += (uint32_t)inside;
+    }
+    for (size_t c = 0; c < count; ++c)
+        start[c + 1] += start[c];
+    mw_Slot* slots = (mw_Slot*)mw_arenaAllocate(arena, start[count] ? start[count] : 1, sizeof(mw_Slot));
+    if (!slots)
+        return meshweld_ErrorMemory;
+    for (size_t q = 0; q < earlier; ++q) { /* start[c] runs to the end of cell c's run */
+        if (cell[q] == MW_NONE)
+            continue;
+        mw_Slot* slot = &slots[start[cell[q]]++];
+        memcpy(slot->xyz, &xyz[q * 3], sizeof(slot->xyz));
+        slot->rep = (uint32_t)q;
+    }
+    size_t compared = 0, lookups = 0;
+    for (size_t j = 0; j < nodes; ++j) {
+        double p[3];
+        int t[3];
+        size_t home = mw_cellArrayPoint(&g, points, stride, b->d.node_point ? b->d.node_point[j] : j, dim, p, t);
+        uint32_t best = MW_NONE;
+        for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
+            for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
+                for (int x = t[0] < 0 ? -1 : 0; x <= (t[0] > 0); ++x) {
+                    size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)g.layer + (ptrdiff_t)y * (ptrdiff_t)g.row + x);
+                    lookups++;
+                    for (uint32_t k = c ? start[c - 1] : 0; k < start[c]; ++k) {
+                        compared++;
+                        if (slots[k].rep >= best)
+                            break;
+                        if (mw_distance2(p, slots[k].xyz, dim) <= w->r2) {
+                            best = slots[k].rep;
+                            break;
+                        }
+                    }
+                }
+        b->node_out[j] = best;
+    }
+    w->index.searched += nodes, w->index.lookups += lookups, w->index.work += compared;
     return meshweld_Ok;
 }
 
@@ -371,12 +464,19 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     if (indexed) /* (the reach for this batch's coordinates too: the same cells) */
         mw_dataCellsReach(&w->index.cells, w->radius, w->largest);
 
-    /* step 2 */
+    /* step 2: a large batch searches an array of the earlier representatives' cells, which it
+     * then drops; any other asks the index node by node */
     if (all_free)
         b.free = b.d.nodes;
+    int mark = arena.count;
+    int queried = !all_free && rep_before > 0 && b.d.nodes >= MW_QUERY_NODES &&
+                  mw_queryGridded(w, &arena, points, stride, &b, rep_before) == meshweld_Ok;
+    mw_arenaUnwind(&arena, mark);
     for (size_t j = 0; !all_free && j < b.d.nodes; ++j) {
         uint32_t q = MW_NONE, point = b.d.node_point ? b.d.node_point[j] : (uint32_t)j;
-        if (rep_before > 0) {
+        if (queried) {
+            q = b.node_out[j];
+        } else if (rep_before > 0) {
             double p[3];
             mw_load(p, mw_point(points, stride, point), w->dim);
             q = mw_indexEarliest(&w->index, &w->reps, w->dim, p, w->r2, NULL, 0);

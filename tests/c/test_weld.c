@@ -1314,6 +1314,42 @@ static void group_range(void)
 
 static void group_grid(void)
 {
+    /* a welder's large batches search an array of the earlier representatives' cells: uniform
+     * points (about a third merged) in batches of 8,000; a batch half of whose points repeat its
+     * own (its nodes are not its points); a batch with a stray point 1,000 times the cloud's size
+     * away (too many cells for the array: the index answers); all against the kd-tree's one-shot
+     * result (the naive rule) */
+    for (int dim = 2; dim <= 3; ++dim) {
+        seed(320 + dim);
+        size_t cut[6] = {0, 8000, 16000, 28000, 36000, 44000}, n = cut[5];
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n; ++i)
+            for (int a = 0; a < dim; ++a) {
+                int twin = i >= cut[2] && i < cut[3] && i % 2 == 1;
+                p[i * dim + a] = twin ? p[(i - 1) * dim + a] : (float)uniform();
+            }
+        for (int a = 0; a < dim; ++a)
+            p[(cut[4] + 17) * dim + a] = 1000.0f;
+        float r = (float)(0.4 * pow(1.0 / (double)n, 1.0 / dim));
+        Weld expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+        for (int automatic = 0; automatic <= 1; ++automatic) {
+            meshweld_Options o = {dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, 0};
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+            int e = w && remap ? 0 : meshweld_ErrorMemory;
+            for (int b = 0; b < 5 && !e; ++b)
+                e = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, cut[b + 1] - cut[b], dim * sizeof(float), NULL);
+            CHECK(e == 0 && memcmp(remap, expected.remap, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == expected.unique,
+                  "a welder's large batches, dim %d, %s: error %d, %zu outputs for %zu", dim, automatic ? "auto" : "grid", e,
+                  meshweld_welderCount(w), expected.unique);
+            CHECK(expected.unique > n / 2 && expected.unique < n - n / 5, "a welder's large batches, dim %d: %zu outputs", dim,
+                  expected.unique);
+            free(remap);
+            meshweld_welderDestroy(w);
+        }
+        free(expected.remap);
+        free(p);
+    }
     for (int dim = 2; dim <= 3; ++dim) {
         /* a dense cluster after a sparse line: the first cells are sized for the line, then shrink */
         seed(300 + dim);
