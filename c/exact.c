@@ -13,9 +13,6 @@
 
 #include <math.h>
 
-#ifndef MW_PROBE /* (the fuzz build sets 64, so that its small inputs take both ways) */
-#define MW_PROBE 4096 /* points after which a pass that may leave its table decides whether it pays */
-#endif
 #ifndef MW_CHUNK /* (the fuzz build sets 16) */
 #define MW_CHUNK 1024 /* points for which room is made at a time (more at once would grow the table
                        * of a small weld for points that are mostly duplicates); MW_PROBE is a
@@ -235,13 +232,15 @@ static int mw_manyTwins(const float* points, size_t count, size_t stride, int di
 int mw_exactPass(mw_Table* exact, int mode, unsigned int* remap, const float* points, size_t count, size_t stride,
                  int dim, mw_Distinct* d, meshweld_Info* info)
 {
-    int cache = 1;
+    int cache = mode != MW_EXACT_NONE;
     size_t looks = 0, hits = 0;
     uint32_t placeholder = MW_NONE - 1 - (uint32_t)count; /* values above it are this batch's nodes */
     float low[3] = {0.0f, 0.0f, 0.0f}, high[3] = {0.0f, 0.0f, 0.0f};
     d->nodes = 0;
+    if (!cache)
+        d->node_point = NULL; /* node i is point i */
     /* a pass that may leave its table first reserves for its probe alone */
-    if (mw_tableReserve(exact, exact->count + (mode != MW_EXACT_KEEP && count > MW_PROBE ? MW_PROBE : count)))
+    if (cache && mw_tableReserve(exact, exact->count + (mode != MW_EXACT_KEEP && count > MW_PROBE ? MW_PROBE : count)))
         return meshweld_ErrorMemory;
     for (int a = 0; count > 0 && a < dim; ++a) /* the box starts at the first point (when finite) */
         low[a] = high[a] = (points[a] - points[a]) == 0.0f ? points[a] : 0.0f;

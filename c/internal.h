@@ -399,6 +399,10 @@ typedef struct mw_Distinct {
     float low[3], high[3];  /* the box of the batch's coordinates (z = 0 in 2D) */
 } mw_Distinct;
 
+#ifndef MW_PROBE /* (the fuzz build sets 64, so that its small inputs take both ways) */
+#define MW_PROBE 4096 /* points after which a pass that may leave its table decides whether it pays */
+#endif
+
 /* What the exact pass may do with its table when its probe hits less than one point in eight (a
  * cloud of distinct points): every point is then a node of its own (d->node_point becomes NULL),
  * the duplicates met before as well, which a search for the earliest representative within r
@@ -407,9 +411,11 @@ typedef struct mw_Distinct {
 enum {
     MW_EXACT_KEEP = 0,    /* the table is the weld (radius 0): it stays */
     MW_EXACT_ONESHOT = 1, /* the table may not outlive the pass: it is freed */
-    MW_EXACT_WELDER = 2   /* a welder's table, for its later batches: this batch's nodes leave it, the
+    MW_EXACT_WELDER = 2,  /* a welder's table, for its later batches: this batch's nodes leave it, the
                            * earlier batches' positions stay (a later batch finds this one's points
                            * through the index of representatives) */
+    MW_EXACT_NONE = 3     /* no table at all: every point is a node of its own from the start (a
+                           * welder whose small batches hit its table too seldom to pay for it) */
 };
 /* Finds the nodes of a batch: remap[i] receives point i's node, or its output where the settled
  * bit is set. The table keeps this batch's nodes as placeholders until mw_exactSettle (or
@@ -718,6 +724,12 @@ struct meshweld_Welder {
     double split[2]; /* scale as hi + lo (mw_splitScale) */
     int far;         /* the article's grids: some cell key has left int32 (MW_NEAR_CELLS) */
     int crowded;     /* GRID: the index crowded past MW_FAR_CROWD in cells that could not halve */
+    /* GRID: a welder's batches below MW_PROBE points, which never decide on the exact table: the
+     * points they looked up in it and found there since it was last judged, and whether it was
+     * dropped for them (exact_off: such batches then go without; exact_looks then counts their
+     * points until the table is tried again) */
+    size_t exact_looks, exact_hits;
+    int exact_off;
 
     mw_Reps reps;
     size_t fed;     /* points added so far */

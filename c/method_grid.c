@@ -406,6 +406,39 @@ static void* mw_batchBlock(mw_Arena* arena, void* local, size_t room, size_t cou
     return count * size <= room ? local : mw_arenaAllocate(arena, count, size);
 }
 
+#define MW_REPROBE 8 /* MW_PROBE points of small batches without the exact table, after which it is tried again */
+
+/* After a welder's batch: its small batches' hits in the exact table counted, and the table
+ * dropped once MW_PROBE points of them have found there less than one in eight (procedural tiles,
+ * scans: distinct points that meet their neighbours through the index anyway, at the price of a
+ * table lookup and a settle each); such batches then go without it, every point a node of its own,
+ * which the rule merges with its twins all the same, until MW_REPROBE times MW_PROBE points have
+ * gone by: then the table starts again, empty, and is judged again (twins that come back later). A
+ * large batch decides for itself (its probe), and one that keeps a table takes it up again for the
+ * small batches after it. */
+static void mw_judgeExact(meshweld_Welder* w, size_t count, int small, const mw_Distinct* d)
+{
+    if (!small) {
+        if (d->node_point) /* it kept the table */
+            w->exact_off = 0, w->exact_looks = w->exact_hits = 0;
+        return;
+    }
+    w->exact_looks += count;
+    if (w->exact_off) {
+        if (w->exact_looks >= MW_REPROBE * MW_PROBE)
+            w->exact_off = 0, w->exact_looks = w->exact_hits = 0;
+        return;
+    }
+    w->exact_hits += count - d->nodes;
+    if (w->exact_looks < MW_PROBE)
+        return;
+    if (w->exact_hits * 8 < w->exact_looks) {
+        mw_tableFree(&w->exact);
+        w->exact_off = 1;
+    }
+    w->exact_looks = w->exact_hits = 0;
+}
+
 int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, size_t count, size_t stride, int coarse,
                meshweld_Info* info)
 {
@@ -424,8 +457,11 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     }
     if (!b.d.node_point || (w->exact.count > 0 && !b.d.settled))
         goto done;
-    if ((error = mw_exactPass(&w->exact, w->oneshot ? MW_EXACT_ONESHOT : MW_EXACT_WELDER, remap, points, count, stride,
-                              w->dim, &b.d, info)) != meshweld_Ok)
+    /* a welder's batch below MW_PROBE points never decides on the table: the welder does, over such
+     * batches (mw_judgeExact) */
+    int small = !w->oneshot && count < MW_PROBE;
+    int mode = w->oneshot ? MW_EXACT_ONESHOT : small && w->exact_off ? MW_EXACT_NONE : MW_EXACT_WELDER;
+    if ((error = mw_exactPass(&w->exact, mode, remap, points, count, stride, w->dim, &b.d, info)) != meshweld_Ok)
         goto done;
     w->largest = fmax(w->largest, b.d.extent); /* (a bound: kept even if the batch fails) */
 
@@ -601,6 +637,8 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             w->crowded = 1;
         w->index.work = w->index.searched = 0;
     }
+    if (!w->oneshot)
+        mw_judgeExact(w, count, small, &b.d);
 done:
     mw_arenaFree(&arena);
     return error;

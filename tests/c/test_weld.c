@@ -1875,6 +1875,40 @@ static void group_cells(void)
 /* ---- radius 0: bitwise-identical positions only (-0 equal to +0), for every method ---- */
 static void group_exact(void)
 {
+    /* a welder's small batches (500 points): 10,000 distinct points, after which it drops its
+     * table of exact positions; then 40,000 twins of earlier points and of each other, bit for bit
+     * or with -0 for +0, without the table (the index and the engine merge them) until it is tried
+     * again and kept; then one large batch of both. Against the kd-tree's one-shot result */
+    for (int dim = 2; dim <= 3; ++dim) {
+        seed(140 + dim);
+        size_t distinct = 10000, twins = 40000, large = 6000, n = distinct + twins + large;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n; ++i) {
+            size_t from = i < distinct ? i : i < distinct + twins ? next_u64() % i : next_u64() % 2 ? next_u64() % i : i;
+            for (int a = 0; a < dim; ++a) {
+                float x = from < i ? p[from * dim + a] : (next_u64() % 8 == 0 ? 0.0f : (float)uniform());
+                p[i * dim + a] = x == 0.0f && next_u64() % 2 ? -x : x;
+            }
+        }
+        float r = (float)(0.3 * pow(1.0 / (double)distinct, 1.0 / dim));
+        Weld expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+        meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
+        meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+        unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
+        int e = w && remap ? 0 : meshweld_ErrorMemory;
+        for (size_t at = 0; at < n && !e;) {
+            size_t take = at < distinct + twins ? 500 : n - at;
+            e = meshweld_welderAdd(w, remap + at, p + at * dim, take, dim * sizeof(float), NULL);
+            at += take;
+        }
+        CHECK(e == 0 && memcmp(remap, expected.remap, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == expected.unique,
+              "a welder's small batches without the exact table, dim %d: error %d, %zu outputs for %zu", dim, e,
+              meshweld_welderCount(w), expected.unique);
+        free(remap);
+        meshweld_welderDestroy(w);
+        free(expected.remap);
+        free(p);
+    }
     for (int dim = 2; dim <= 3; ++dim) {
         /* a soup in random order: 20,000 positions, 6 copies each, shuffled. Fewer than one in
          * eight of its first 4,096 points repeat an earlier one, yet five in six of all points do:
