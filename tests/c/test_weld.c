@@ -1315,13 +1315,13 @@ static void group_range(void)
 static void group_grid(void)
 {
     /* a welder's large batches search an array of the earlier representatives' cells: uniform
-     * points (about a third merged) in batches of 8,000; a batch half of whose points repeat its
+     * points (about a third merged) in batches of 5,000; a batch half of whose points repeat its
      * own (its nodes are not its points); a batch with a stray point 1,000 times the cloud's size
      * away (too many cells for the array: the index answers); all against the kd-tree's one-shot
      * result (the naive rule) */
     for (int dim = 2; dim <= 3; ++dim) {
         seed(320 + dim);
-        size_t cut[6] = {0, 8000, 16000, 28000, 36000, 44000}, n = cut[5];
+        size_t cut[6] = {0, 5000, 10000, 19000, 24000, 29000}, n = cut[5];
         float* p = (float*)malloc(n * 3 * sizeof(float));
         for (size_t i = 0; i < n; ++i)
             for (int a = 0; a < dim; ++a) {
