@@ -215,6 +215,51 @@ MW_INLINE size_t mw_cellArrayPoint(const mw_CellArray* g, const float* points, s
     return (size_t)(f[2] - g->base[2]) * g->layer + (size_t)(f[1] - g->base[1]) * g->row + (size_t)(f[0] - g->base[0]);
 }
 
+/* The array of cells of edge size over the box [low, high], with one more cell on each side for
+ * the neighbours its r-boxes touch: base, row and layer set in g; returns the cells, or 0 where
+ * they would be more than most. */
+static size_t mw_cellArrayOver(mw_CellArray* g, const float low[3], const float high[3], int dim, double most)
+{
+    int64_t extent[3] = {1, 1, 1};
+    double total = 1.0;
+    g->base[2] = 0;
+    for (int a = 0; a < dim; ++a) {
+        g->base[a] = mw_floor64((double)low[a] * g->cells.inverse) - 1;
+        double wide = (double)mw_floor64((double)high[a] * g->cells.inverse) - (double)g->base[a] + 2.0;
+        total *= wide;
+        if (!(total <= most))
+            return 0;
+        extent[a] = (int64_t)wide;
+    }
+    g->row = (size_t)extent[0], g->layer = g->row * (size_t)extent[1];
+    return (size_t)total;
+}
+
+/* The earliest representative within r of p (MW_NONE if none) in the cells its r-box touches
+ * around home (t: mw_dataCell), each cell's run slots[start[c] .. end[c]) in the order they were
+ * made, so that a cell's first that joins is its earliest; *compared counts the slots read. */
+MW_INLINE uint32_t mw_cellArrayEarliest(const mw_CellArray* g, const uint32_t* start, const uint32_t* end,
+                                        const mw_Slot* slots, size_t home, const int t[3], const double p[3], int dim,
+                                        double r2, size_t* compared)
+{
+    uint32_t best = MW_NONE;
+    for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
+        for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
+            for (int x = t[0] < 0 ? -1 : 0; x <= (t[0] > 0); ++x) {
+                size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)g->layer + (ptrdiff_t)y * (ptrdiff_t)g->row + x);
+                for (uint32_t j = start[c]; j < end[c]; ++j) {
+                    ++*compared;
+                    if (slots[j].rep >= best)
+                        break;
+                    if (mw_distance2(p, slots[j].xyz, dim) <= r2) {
+                        best = slots[j].rep;
+                        break;
+                    }
+                }
+            }
+    return best;
+}
+
 /* Step 3 for dense sets, where the box of the batch holds no more cells of the narrowest size
  * than there are free nodes: node by node against the representatives made so far, as
  * mw_weldSequential does (the same rule, so the same result), but with the cells in an array over
@@ -232,20 +277,9 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
     int dim = w->dim;
     mw_CellArray g;
     mw_dataCellsSet(&g.cells, mw_dataCellsNarrowest(w->radius, w->largest), w->radius, w->largest);
-    /* the box's cells, and one more on each side for the neighbours its r-boxes touch */
-    int64_t extent[3] = {1, 1, 1};
-    double total = 1.0;
-    g.base[2] = 0;
-    for (int a = 0; a < dim; ++a) {
-        g.base[a] = mw_floor64((double)b->d.low[a] * g.cells.inverse) - 1;
-        double wide = (double)mw_floor64((double)b->d.high[a] * g.cells.inverse) - (double)g.base[a] + 2.0;
-        total *= wide;
-        if (!(total <= (double)b->free))
-            return MW_DENSE;
-        extent[a] = (int64_t)wide;
-    }
-    size_t count = (size_t)total;
-    g.row = (size_t)extent[0], g.layer = g.row * (size_t)extent[1];
+    size_t count = mw_cellArrayOver(&g, b->d.low, b->d.high, dim, (double)b->free);
+    if (count == 0)
+        return MW_DENSE;
     uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
     uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
     mw_Slot* slots = (mw_Slot*)mw_arenaAllocate(arena, b->free, sizeof(mw_Slot));
@@ -265,21 +299,7 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
         double p[3];
         int t[3];
         size_t home = mw_cellArrayPoint(&g, points, stride, mw_freePoint(b, k), dim, p, t);
-        uint32_t best = MW_NONE;
-        for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
-            for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
-                for (int x = t[0] < 0 ? -1 : 0; x <= (t[0] > 0); ++x) {
-                    size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)g.layer + (ptrdiff_t)y * (ptrdiff_t)g.row + x);
-                    for (uint32_t j = start[c]; j < end[c]; ++j) {
-                        compared++;
-                        if (slots[j].rep >= best)
-                            break;
-                        if (mw_distance2(p, slots[j].xyz, dim) <= w->r2) {
-                            best = slots[j].rep;
-                            break;
-                        }
-                    }
-                }
+        uint32_t best = mw_cellArrayEarliest(&g, start, end, slots, home, t, p, dim, w->r2, &compared);
         if (best == MW_NONE) {
             best = mw_repsAdd(&w->reps, p);
             mw_Slot* slot = &slots[end[home]++];
@@ -316,22 +336,15 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
         return MW_DENSE;
     mw_CellArray g;
     g.cells = w->index.cells;
-    int64_t extent[3] = {1, 1, 1};
-    double total = 1.0, most = fmin(2.0 * (double)(nodes + earlier) + 4096.0, (double)MW_NONE - 1.0);
-    g.base[2] = 0;
-    for (int a = 0; a < dim; ++a) {
-        g.base[a] = mw_floor64((double)b->d.low[a] * g.cells.inverse) - 1;
-        double wide = (double)mw_floor64((double)b->d.high[a] * g.cells.inverse) - (double)g.base[a] + 2.0;
-        total *= wide;
-        if (!(total <= most))
-            return MW_DENSE;
-        extent[a] = (int64_t)wide;
-    }
-    size_t count = (size_t)total;
-    g.row = (size_t)extent[0], g.layer = g.row * (size_t)extent[1];
+    size_t count = mw_cellArrayOver(&g, b->d.low, b->d.high, dim,
+                                    fmin(2.0 * (double)(nodes + earlier) + 4096.0, (double)MW_NONE - 1.0));
+    if (count == 0)
+        return MW_DENSE;
+    size_t extent[3] = {g.row, g.layer / g.row, count / g.layer};
     uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
+    uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
     uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, earlier, sizeof(uint32_t));
-    if (!start || !cell)
+    if (!start || !end || !cell)
         return meshweld_ErrorMemory;
     memset(start, 0, (count + 1) * sizeof(uint32_t));
     const float* xyz = w->reps.xyz;
@@ -348,13 +361,14 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
     }
     for (size_t c = 0; c < count; ++c)
         start[c + 1] += start[c];
+    memcpy(end, start, count * sizeof(uint32_t));
     mw_Slot* slots = (mw_Slot*)mw_arenaAllocate(arena, start[count] ? start[count] : 1, sizeof(mw_Slot));
     if (!slots)
         return meshweld_ErrorMemory;
-    for (size_t q = 0; q < earlier; ++q) { /* start[c] runs to the end of cell c's run */
+    for (size_t q = 0; q < earlier; ++q) { /* end[c] runs to the end of cell c's run */
         if (cell[q] == MW_NONE)
             continue;
-        mw_Slot* slot = &slots[start[cell[q]]++];
+        mw_Slot* slot = &slots[end[cell[q]]++];
         memcpy(slot->xyz, &xyz[q * 3], sizeof(slot->xyz));
         slot->rep = (uint32_t)q;
     }
@@ -363,23 +377,8 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
         double p[3];
         int t[3];
         size_t home = mw_cellArrayPoint(&g, points, stride, b->d.node_point ? b->d.node_point[j] : j, dim, p, t);
-        uint32_t best = MW_NONE;
-        for (int z = t[2] < 0 ? -1 : 0; z <= (t[2] > 0); ++z)
-            for (int y = t[1] < 0 ? -1 : 0; y <= (t[1] > 0); ++y)
-                for (int x = t[0] < 0 ? -1 : 0; x <= (t[0] > 0); ++x) {
-                    size_t c = home + (size_t)((ptrdiff_t)z * (ptrdiff_t)g.layer + (ptrdiff_t)y * (ptrdiff_t)g.row + x);
-                    lookups++;
-                    for (uint32_t k = c ? start[c - 1] : 0; k < start[c]; ++k) {
-                        compared++;
-                        if (slots[k].rep >= best)
-                            break;
-                        if (mw_distance2(p, slots[k].xyz, dim) <= w->r2) {
-                            best = slots[k].rep;
-                            break;
-                        }
-                    }
-                }
-        b->node_out[j] = best;
+        lookups += (size_t)((1 + (t[0] != 0)) * (1 + (t[1] != 0)) * (1 + (t[2] != 0)));
+        b->node_out[j] = mw_cellArrayEarliest(&g, start, end, slots, home, t, p, dim, w->r2, &compared);
     }
     w->index.searched += nodes, w->index.lookups += lookups, w->index.work += compared;
     return meshweld_Ok;
