@@ -1312,6 +1312,40 @@ static void group_range(void)
     free(remap);
 }
 
+/* Points fed to a new welder of method in the batches [cut[b], cut[b + 1]) for b < batches: the
+ * method it runs after, or -1 where a batch fails, or the remap differs from expected, or the
+ * welder's count from the outputs expected numbers. */
+static int welder_cut(const float* p, const size_t* cut, int batches, int dim, float r, int method, const unsigned* expected)
+{
+    size_t n = cut[batches], unique = 0;
+    for (size_t i = 0; i < n; ++i)
+        unique = expected[i] + 1 > unique ? expected[i] + 1 : unique;
+    meshweld_Options o = {dim, r, method, 0};
+    meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+    unsigned* remap = (unsigned*)malloc((n ? n : 1) * sizeof(unsigned));
+    int e = w && remap ? 0 : meshweld_ErrorMemory;
+    for (int b = 0; b < batches && !e; ++b)
+        e = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, cut[b + 1] - cut[b], dim * sizeof(float), NULL);
+    int ran = !e && memcmp(remap, expected, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == unique
+                  ? meshweld_welderMethod(w)
+                  : -1;
+    free(remap);
+    meshweld_welderDestroy(w);
+    return ran;
+}
+
+/* welder_cut on n points in batches of batch (the last one shorter). */
+static int welder_agrees(const float* p, size_t n, int dim, float r, int method, size_t batch, const unsigned* expected)
+{
+    int batches = (int)((n + batch - 1) / batch);
+    size_t* cut = (size_t*)malloc(((size_t)batches + 1) * sizeof(size_t));
+    for (int b = 0; b <= batches; ++b)
+        cut[b] = (size_t)b * batch < n ? (size_t)b * batch : n;
+    int ran = welder_cut(p, cut, batches, dim, r, method, expected);
+    free(cut);
+    return ran;
+}
+
 static void group_grid(void)
 {
     /* a welder's large batches search an array of the earlier representatives' cells: uniform
@@ -1332,21 +1366,13 @@ static void group_grid(void)
             p[(cut[4] + 17) * dim + a] = 1000.0f;
         float r = (float)(0.4 * pow(1.0 / (double)n, 1.0 / dim));
         Weld expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-        for (int automatic = 0; automatic <= 1; ++automatic) {
-            meshweld_Options o = {dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, 0};
-            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
-            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
-            int e = w && remap ? 0 : meshweld_ErrorMemory;
-            for (int b = 0; b < 5 && !e; ++b)
-                e = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, cut[b + 1] - cut[b], dim * sizeof(float), NULL);
-            CHECK(e == 0 && memcmp(remap, expected.remap, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == expected.unique,
-                  "a welder's large batches, dim %d, %s: error %d, %zu outputs for %zu", dim, automatic ? "auto" : "grid", e,
-                  meshweld_welderCount(w), expected.unique);
-            CHECK(expected.unique > n / 2 && expected.unique < n - n / 5, "a welder's large batches, dim %d: %zu outputs", dim,
-                  expected.unique);
-            free(remap);
-            meshweld_welderDestroy(w);
-        }
+        CHECK(expected.unique > n / 2 && expected.unique < n - n / 5, "a welder's large batches, dim %d: %zu outputs", dim,
+              expected.unique);
+        for (int automatic = 0; automatic <= 1; ++automatic)
+            CHECK(welder_cut(p, cut, 5, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, expected.remap) ==
+                      meshweld_MethodGrid,
+                  "a welder's large batches, dim %d: a %s welder differs from the kd-tree or leaves GRID", dim,
+                  automatic ? "AUTO" : "GRID");
         free(expected.remap);
         free(p);
     }
@@ -1554,22 +1580,6 @@ static void stray_points(float* p, size_t n, int dim, double stray, double ball,
         for (int a = 0; a < dim; ++a)
             p[i * dim + a] = (float)(u < stray ? (uniform() - 0.5) * 2 * far : u < stray + ball ? 0.5 + 0.01 * v[a] : uniform());
     }
-}
-
-/* n points fed to a new welder of method in batches of batch: the method it runs after, or -1
- * where a batch fails or the remap differs from expected. */
-static int welder_agrees(const float* p, size_t n, int dim, float r, int method, size_t batch, const unsigned* expected)
-{
-    meshweld_Options o = {dim, r, method, 0};
-    meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
-    unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
-    int e = w && remap ? 0 : meshweld_ErrorMemory;
-    for (size_t at = 0; at < n && !e; at += batch)
-        e = meshweld_welderAdd(w, remap + at, p + at * dim, n - at < batch ? n - at : batch, dim * sizeof(float), NULL);
-    int ran = !e && memcmp(remap, expected, n * sizeof(unsigned)) == 0 ? meshweld_welderMethod(w) : -1;
-    free(remap);
-    meshweld_welderDestroy(w);
-    return ran;
 }
 
 static void misjudged_points(float* p, size_t n, int dim, double stray, double ball)
@@ -1794,16 +1804,8 @@ static void group_misjudged(void)
               t.crowded, t.steps);
         {
             Weld tree = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-            unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
-            meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
-            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
-            int e = 0;
-            for (size_t at = 0; at < n && !e; at += n / 4)
-                e = meshweld_welderAdd(w, remap + at, p + at * dim, n / 4, dim * sizeof(float), NULL);
-            CHECK(!e && memcmp(remap, tree.remap, n * sizeof(unsigned)) == 0,
-                  "a dense core in a sparse cloud dim %d: a GRID welder differs from the kd-tree (error %d)", dim, e);
-            meshweld_welderDestroy(w);
-            free(remap);
+            CHECK(welder_agrees(p, n, dim, r, meshweld_MethodGrid, n / 4, tree.remap) >= 0,
+                  "a dense core in a sparse cloud dim %d: a GRID welder differs from the kd-tree", dim);
             free(tree.remap);
         }
         free(p);
@@ -1892,20 +1894,13 @@ static void group_exact(void)
         }
         float r = (float)(0.3 * pow(1.0 / (double)distinct, 1.0 / dim));
         Weld expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-        meshweld_Options o = {dim, r, meshweld_MethodGrid, 0};
-        meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
-        unsigned* remap = (unsigned*)malloc(n * sizeof(unsigned));
-        int e = w && remap ? 0 : meshweld_ErrorMemory;
-        for (size_t at = 0; at < n && !e;) {
-            size_t take = at < distinct + twins ? 500 : n - at;
-            e = meshweld_welderAdd(w, remap + at, p + at * dim, take, dim * sizeof(float), NULL);
-            at += take;
-        }
-        CHECK(e == 0 && memcmp(remap, expected.remap, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == expected.unique,
-              "a welder's small batches without the exact table, dim %d: error %d, %zu outputs for %zu", dim, e,
-              meshweld_welderCount(w), expected.unique);
-        free(remap);
-        meshweld_welderDestroy(w);
+        size_t cut[128]; /* 100 batches of 500, then a large one */
+        int batches = 0;
+        for (size_t at = 0; at < distinct + twins; at += 500)
+            cut[batches++] = at;
+        cut[batches++] = distinct + twins, cut[batches] = n;
+        CHECK(welder_cut(p, cut, batches, dim, r, meshweld_MethodGrid, expected.remap) == meshweld_MethodGrid,
+              "a welder's small batches without the exact table, dim %d: it differs from the kd-tree", dim);
         free(expected.remap);
         free(p);
     }
