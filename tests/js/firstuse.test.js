@@ -1,5 +1,5 @@
 // The first ten minutes with the package: what a user meets after `npm install meshweld` and the
-// README. Each test names the finding it covers; each failed before the change it checks.
+// README; each test failed before the change it checks.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,7 +60,7 @@ test('layers: the C structs by field name, error text from the C library, every 
   assert.equal(liveAllocations(), before, 'a call left scratch allocated');
 });
 
-test('2: an STL welded with the default attributes says why little merged; the statistics come with the result', () => {
+test('an STL welded with the default attributes says why little merged; the statistics come with the result', () => {
   const soup = stl('bunny.bin.stl');
   const { result: fallback, warned } = quietly(() => weldGeometry(soup));
   const stats = fallback.userData.meshweld;
@@ -84,7 +84,7 @@ test('2: an STL welded with the default attributes says why little merged; the s
   assert.deepEqual(boxWarned, []);
 });
 
-test('4: every message names the function called, the option and the bad value in words', () => {
+test('every message names the function called, the option and the bad value in words', () => {
   const ok = new Float32Array([0, 0, 0, 1, 1, 1]);
   throwsMessage(() => weld(ok, {}), TypeError,
     'meshweld: weld: radius must be a finite number >= 0, got undefined (or relativeRadius, a fraction of the bounding-box diagonal)');
@@ -114,7 +114,7 @@ test('4: every message names the function called, the option and the bad value i
     "meshweld: weld: method must be 'auto', 'naive', 'grid-r', 'grid-2r', 'hex', 'bcc', 'kdtree' or 'grid', got the string \"fast\"");
 });
 
-test('5: quantized positions weld by the values the shader sees; the types accepted are the types that work', () => {
+test('quantized positions weld by the values the shader sees; the types accepted are the types that work', () => {
   const raw = new Int16Array([0, 0, 0, 32767, 0, 0, 32766, 0, 0, -32768, 0, 0]);
   const values = Float32Array.from(raw, (v) => Math.max(v / 32767, -1));
   const normalized = weld(raw, { radius: 1e-4, normalized: true });
@@ -146,7 +146,7 @@ test('5: quantized positions weld by the values the shader sees; the types accep
   assert.ok(welded.getAttribute('position').array instanceof Int8Array && welded.getAttribute('position').normalized);
 });
 
-test('6: weldMesh and weldGeometry give the same index type: Uint16 whenever the vertices fit', () => {
+test('weldMesh and weldGeometry give the same index type: Uint16 whenever the vertices fit', () => {
   const soup = new THREE.BoxGeometry().toNonIndexed();
   const positions = soup.getAttribute('position').array;
   const mesh = weldMesh(positions, null, { radius: 1e-4 });
@@ -158,7 +158,7 @@ test('6: weldMesh and weldGeometry give the same index type: Uint16 whenever the
   assert.ok(weldMesh(positions, new Uint8Array(36).map((_, i) => i), { radius: 1e-4 }).indices instanceof Uint16Array);
 });
 
-test('7: non-finite positions: an error naming the vertex by default, or skipped, or kept', () => {
+test('non-finite positions: an error naming the vertex by default, or skipped, or kept', () => {
   const points = new Float32Array([0, 0, 0, NaN, 0, 0, 0, 0, 1e-6, Infinity, 1, 1, NaN, 0, 0, 5, 5, 5]);
   throwsMessage(() => weld(points, { radius: 1e-3 }), RangeError, /^meshweld: weld: point 1 has a non-finite coordinate x = NaN/);
   const skip = weld(points, { radius: 1e-3, nonFinite: 'skip' });
@@ -212,7 +212,7 @@ const coreComparesNaNBits = (() => {
 })();
 const needsCore = !coreComparesNaNBits && 'needs the core that compares non-finite attribute values by their bits';
 
-test('7: NaN attribute values are compared by their bits, not fatal', { skip: needsCore }, () => {
+test('NaN attribute values are compared by their bits, not fatal', { skip: needsCore }, () => {
   const positions = new Float32Array(12);
   const values = new Float32Array([NaN, NaN, 1, -NaN]);
   const mesh = weldMesh(positions, null, { radius: 1, primitive: 'points', attributes: { a: { array: values, itemSize: 1 } }, tolerances: { a: 0.5 } });
@@ -225,7 +225,7 @@ test('7: NaN attribute values are compared by their bits, not fatal', { skip: ne
   assert.equal(welded.getAttribute('position').count, 25, 'the vertex with a NaN normal stays apart, the rest weld as usual');
 });
 
-test('8: point clouds weld as points, line segments keep their pairs', () => {
+test('point clouds weld as points, line segments keep their pairs', () => {
   const cloud = new THREE.BufferGeometry();
   cloud.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, 1e-6, 0, 0, 1, 1, 1, 2, 2, 2, 1, 1, 1 + 1e-6], 3));
   cloud.setAttribute('color', new THREE.Float32BufferAttribute([1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0], 3));
@@ -247,7 +247,7 @@ test('8: point clouds weld as points, line segments keep their pairs', () => {
   throwsMessage(() => weldGeometry(cloud, { primitive: 'strip' }), RangeError, /primitive must be 'triangles', 'lines' or 'points', got the string "strip"/);
 });
 
-test('10: a radius relative to the bounding-box diagonal', () => {
+test('a radius relative to the bounding-box diagonal', () => {
   const soup = stl('gearwheel.bin.stl');
   const positions = soup.getAttribute('position').array;
   let low = [Infinity, Infinity, Infinity];
@@ -270,7 +270,7 @@ test('10: a radius relative to the bounding-box diagonal', () => {
   assert.equal(weld(new Float32Array(6), { relativeRadius: 1 }).count, 1, 'a zero diagonal: radius 0');
 });
 
-test("10: relativeRadius with weldGeometry's 'all': attributes are compared within the same resolved radius", () => {
+test("relativeRadius with weldGeometry's 'all': attributes are compared within the same resolved radius", () => {
   const box = new THREE.BoxGeometry(2, 2, 2).toNonIndexed(); // diagonal 2√3
   const relative = weldGeometry(box, { relativeRadius: 0.01 });
   const absolute = weldGeometry(box, { radius: 0.02 * Math.sqrt(3) });
@@ -280,7 +280,7 @@ test("10: relativeRadius with weldGeometry's 'all': attributes are compared with
   throwsMessage(() => weldGeometry(box, { relativeRadius: -1 }), RangeError, 'meshweld: weldGeometry: relativeRadius must be a finite number >= 0, got -1');
 });
 
-test('7: with nonFinite skip, an error on the points that remain names the input index', () => {
+test('with nonFinite skip, an error on the points that remain names the input index', () => {
   const points = [NaN, 0, 0, NaN, 0, 0, 3e38, 0, 0];
   throwsMessage(() => weld(points, { radius: 1e-6, method: 'grid-2r', nonFinite: 'skip' }), RangeError,
     /^meshweld: weld: point 2 coordinate x = 3e\+38 is too large for the radius/);
