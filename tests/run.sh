@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: native C tests (plain, with ASan/UBSan/LSan, and under Valgrind: the test
-# builds there with their first group only), then the JS tests. `npm test` runs this. Valgrind,
+# The whole test suite: native C tests (plain, with ASan/UBSan/LSan, and under Valgrind: there
+# without the test builds' groups), then the JS tests. `npm test` runs this. Valgrind,
 # Emscripten and Chromium are skipped, with a note, where they are not installed, except in CI
 # (CI=true), where they must run. The fuzzers run apart: `npm run fuzz` (.ci/run does).
 set -euo pipefail
