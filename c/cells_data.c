@@ -303,9 +303,9 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
     return q.best;
 }
 
-int mw_indexCrowded(const mw_Index* index)
+int mw_indexCrowded(const mw_Index* index, double steps)
 {
-    return index->searched >= 1024 && (double)index->work > MW_CROWD * (double)index->searched;
+    return index->searched >= 1024 && (double)index->work > steps * (double)index->searched;
 }
 
 void mw_indexFree(mw_Index* index)

@@ -648,8 +648,9 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
  * to 4,200 steps a search (GRID 2.4-4.6 s against the kd-tree's 0.5 s), at 1e12 fed 1,024 at a
  * time 223 (GRID 0.67 s, the kd-tree 0.56 s), 65,536 points 79 (GRID the faster). */
 #define MW_FAR_CROWD 512.0
-/* Cells too wide for the representatives' density (chains too long): 1 when they should shrink. */
-int mw_indexCrowded(const mw_Index* index);
+/* Cells too wide for the representatives' density: 1 when the searches since the counters were
+ * last reset took more than steps chain steps each. */
+int mw_indexCrowded(const mw_Index* index, double steps);
 void mw_indexFree(mw_Index* index);
 
 /* engine.c: the precise weld of nodes among themselves, in cell order. */

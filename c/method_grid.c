@@ -625,10 +625,13 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     if (!in_remap) /* (else the outputs are in the remap already) */
         mw_exactSettle(w->oneshot ? NULL : &w->exact, remap, points, count, stride, w->dim, &b.d, b.node_out);
     /* cells too wide for the representatives' density: halve them (never below 2r, nor below
-     * what holds every coordinate). Where they cannot halve and still crowd past MW_FAR_CROWD,
-     * the coordinates keep them wide (cells of 2r hold a few representatives): the next batch
-     * leaves for the kd-tree (mw_indexSize) */
-    if (indexed && mw_indexCrowded(&w->index)) {
+     * what holds every coordinate). Past MW_CROWD steps a search after a batch that searched the
+     * array of cells, whose steps read runs in memory order (smaller cells cost it more cells to
+     * build and to read), but past half as many after one that searched the index, whose steps
+     * follow rings through representatives in the order they were made, a miss a step. Where they
+     * cannot halve and still crowd past MW_FAR_CROWD, the coordinates keep them wide (cells of 2r
+     * hold a few representatives): the next batch leaves for the kd-tree (mw_indexSize) */
+    if (indexed && mw_indexCrowded(&w->index, queried ? MW_CROWD : 0.5 * MW_CROWD)) {
         double smaller = fmax(0.5 * size, mw_dataCellsNarrowest(w->radius, w->largest));
         if (smaller < size)
             (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, w->largest, 0); /* on failure it stays */
