@@ -641,7 +641,9 @@ void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);
  * MW_NONE. */
 uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,
                           const mw_Match* match, size_t vertex);
-#define MW_CROWD 24.0 /* chain steps per search above which the index's cells shrink */
+/* Chain steps per search above which the index's cells shrink (a welder's after a batch that
+ * searched the index itself: half of it, mw_addData) */
+#define MW_CROWD 24.0
 /* Chain steps per search above which a welder's index, in cells it cannot halve, leaves for the
  * kd-tree. Cells of 2r hold a few representatives, so only cells kept wide by far coordinates
  * crowd so: 262,144 points with strays at 1e12 to 3.5e12, fed 256 to 1,024 at a time, met 1,250
