@@ -1180,26 +1180,53 @@ static void group_attributes(void)
 }
 
 /* ---- GRID: cells sized to the data; whatever size they get, the result is NAIVE's ---- */
+/* Points fed to a new welder of method in the batches [cut[b], cut[b + 1]) for b < batches: the
+ * method it runs after, or -1 where a batch fails, or the remap differs from expected, or the
+ * welder's count from the outputs expected numbers. */
+static int welder_cut(const float* p, const size_t* cut, int batches, int dim, float r, int method, const unsigned* expected)
+{
+    size_t n = cut[batches], unique = 0;
+    for (size_t i = 0; i < n; ++i)
+        unique = expected[i] + 1 > unique ? expected[i] + 1 : unique;
+    meshweld_Options o = {dim, r, method, 0};
+    meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+    unsigned* remap = (unsigned*)malloc((n ? n : 1) * sizeof(unsigned));
+    int e = w && remap ? 0 : meshweld_ErrorMemory;
+    for (int b = 0; b < batches && !e; ++b)
+        e = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, cut[b + 1] - cut[b], dim * sizeof(float), NULL);
+    int ran = !e && memcmp(remap, expected, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == unique
+                  ? meshweld_welderMethod(w)
+                  : -1;
+    free(remap);
+    meshweld_welderDestroy(w);
+    return ran;
+}
+
+/* welder_cut on n points in batches of batch (the last one shorter). */
+static int welder_agrees(const float* p, size_t n, int dim, float r, int method, size_t batch, const unsigned* expected)
+{
+    int batches = (int)((n + batch - 1) / batch);
+    size_t* cut = (size_t*)malloc(((size_t)batches + 1) * sizeof(size_t));
+    for (int b = 0; b <= batches; ++b)
+        cut[b] = (size_t)b * batch < n ? (size_t)b * batch : n;
+    int ran = welder_cut(p, cut, batches, dim, r, method, expected);
+    free(cut);
+    return ran;
+}
+
 static void expect_naive(const char* name, const float* p, size_t n, int dim, float r, int method)
 {
     Weld naive = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodNaive, meshweld_StorePrecise);
     Weld w = run(p, n, dim * sizeof(float), dim, r, method, meshweld_StoreLoose);
     CHECK(w.unique == naive.unique && memcmp(w.remap, naive.remap, n * sizeof(unsigned)) == 0,
           "%s: %s differs from naive (%zu vs %zu outputs)", name, meshweld_methodName(method), w.unique, naive.unique);
-    /* the same points fed to a welder in uneven batches (hash table, not the one-shot flat array) */
-    meshweld_Options o = {dim, r, method, 0};
-    meshweld_Welder* welder = meshweld_welderCreate(&o, NULL);
-    unsigned int* remap = (unsigned int*)malloc(n * sizeof(unsigned int));
-    size_t at = 0, step = 1;
-    int e = 0;
-    while (at < n && !e) {
-        size_t k = step < n - at ? step : n - at;
-        e = meshweld_welderAdd(welder, remap + at, p + at * dim, k, dim * sizeof(float), NULL);
-        at += k, step = step * 3 + 1;
-    }
-    CHECK(!e && memcmp(remap, naive.remap, n * sizeof(unsigned)) == 0, "%s: welder batches differ from naive", name);
-    meshweld_welderDestroy(welder);
-    free(remap);
+    /* the same points fed to a welder in uneven batches of 1, 4, 13, 40, ... (hash table, not the
+     * one-shot flat array) */
+    size_t cut[64] = {0};
+    int batches = 0;
+    for (size_t step = 1; cut[batches] < n; step = step * 3 + 1, ++batches)
+        cut[batches + 1] = step < n - cut[batches] ? cut[batches] + step : n;
+    CHECK(welder_cut(p, cut, batches, dim, r, method, naive.remap) >= 0, "%s: welder batches differ from naive", name);
     free(naive.remap);
     free(w.remap);
 }
@@ -1312,40 +1339,6 @@ static void group_range(void)
     free(remap);
 }
 
-/* Points fed to a new welder of method in the batches [cut[b], cut[b + 1]) for b < batches: the
- * method it runs after, or -1 where a batch fails, or the remap differs from expected, or the
- * welder's count from the outputs expected numbers. */
-static int welder_cut(const float* p, const size_t* cut, int batches, int dim, float r, int method, const unsigned* expected)
-{
-    size_t n = cut[batches], unique = 0;
-    for (size_t i = 0; i < n; ++i)
-        unique = expected[i] + 1 > unique ? expected[i] + 1 : unique;
-    meshweld_Options o = {dim, r, method, 0};
-    meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
-    unsigned* remap = (unsigned*)malloc((n ? n : 1) * sizeof(unsigned));
-    int e = w && remap ? 0 : meshweld_ErrorMemory;
-    for (int b = 0; b < batches && !e; ++b)
-        e = meshweld_welderAdd(w, remap + cut[b], p + cut[b] * dim, cut[b + 1] - cut[b], dim * sizeof(float), NULL);
-    int ran = !e && memcmp(remap, expected, n * sizeof(unsigned)) == 0 && meshweld_welderCount(w) == unique
-                  ? meshweld_welderMethod(w)
-                  : -1;
-    free(remap);
-    meshweld_welderDestroy(w);
-    return ran;
-}
-
-/* welder_cut on n points in batches of batch (the last one shorter). */
-static int welder_agrees(const float* p, size_t n, int dim, float r, int method, size_t batch, const unsigned* expected)
-{
-    int batches = (int)((n + batch - 1) / batch);
-    size_t* cut = (size_t*)malloc(((size_t)batches + 1) * sizeof(size_t));
-    for (int b = 0; b <= batches; ++b)
-        cut[b] = (size_t)b * batch < n ? (size_t)b * batch : n;
-    int ran = welder_cut(p, cut, batches, dim, r, method, expected);
-    free(cut);
-    return ran;
-}
-
 static void group_grid(void)
 {
     /* a welder's large batches search an array of the earlier representatives' cells: uniform
@@ -1452,13 +1445,10 @@ static void group_grid(void)
               "dense clusters dim %d: the engine ran (%d), not the sequential search", dim, trace.engine);
         expect_naive("dense gaussian clusters", p, n, dim, r, meshweld_MethodAuto);
         /* one welder batch large enough to tune its cells, then batches against them */
-        meshweld_Welder* welder = meshweld_welderCreate(&o, NULL);
         Weld naive = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodNaive, meshweld_StorePrecise);
-        int e = meshweld_welderAdd(welder, remap, p, 20000, dim * sizeof(float), NULL);
-        for (size_t at = 20000; at < n && !e; at += 1000)
-            e = meshweld_welderAdd(welder, remap + at, p + at * dim, 1000, dim * sizeof(float), NULL);
-        CHECK(!e && memcmp(remap, naive.remap, n * sizeof(unsigned)) == 0, "dense clusters dim %d: welder differs from naive", dim);
-        meshweld_welderDestroy(welder);
+        size_t cut[6] = {0, 20000, 21000, 22000, 23000, n};
+        CHECK(welder_cut(p, cut, 5, dim, r, meshweld_MethodGrid, naive.remap) >= 0,
+              "dense clusters dim %d: welder differs from naive", dim);
         free(naive.remap);
         size_t side = dim == 2 ? 160 : 30; /* 25,600 and 27,000 points */
         size_t m = dim == 2 ? side * side : side * side * side;
