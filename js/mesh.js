@@ -359,7 +359,8 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
       attributes: compacted,
       method: welded.method,
       radius: r,
-      gathered: gather === null ? null : gather(first, welded.remap ?? view(Uint32Array, welded.remapPointer, vertexCount)),
+      // only for a caller that asked: weldMesh's own result has the documented fields alone
+      ...(gather === null ? {} : { gathered: gather(first, welded.remap ?? view(Uint32Array, welded.remapPointer, vertexCount)) }),
     };
   });
 }

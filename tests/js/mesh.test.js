@@ -22,6 +22,10 @@ test('a triangle soup becomes an indexed mesh, degenerate triangles removed', ()
   const kept = weldMesh(soup, null, { radius: 1e-3, removeDegenerate: false });
   assert.equal(kept.triangleCount, 3);
   assert.equal(kept.degenerateRemoved, 0);
+  // the result holds the fields the README lists, and nothing of the wrappers' own plumbing
+  const fields = ['positions', 'indices', 'remap', 'vertexCount', 'primitive', 'elementCount', 'triangleCount',
+    'degenerateRemoved', 'duplicatesRemoved', 'skipped', 'skippedElements', 'attributes', 'method', 'radius'];
+  assert.deepEqual(Object.keys(r), fields);
 });
 
 test('the index is Uint16 whenever the vertices fit, whatever the input type; duplicates can be removed', () => {
