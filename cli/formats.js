@@ -5,13 +5,6 @@ import { basename, dirname, extname, join } from 'node:path';
 import { Document, Format, NodeIO, Primitive } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { boundaryEdges } from 'meshweld';
-import { BufferAttribute, BufferGeometry, Matrix4, Mesh, Scene } from 'three';
-import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
-import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
-import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
-import { OBJExporter } from 'three/examples/jsm/exporters/OBJExporter.js';
-import { PLYExporter } from 'three/examples/jsm/exporters/PLYExporter.js';
-import { STLExporter } from 'three/examples/jsm/exporters/STLExporter.js';
 
 export const INPUTS = ['.stl', '.obj', '.ply', '.gltf', '.glb'];
 export const OUTPUTS = ['.glb', '.gltf', '.stl', '.ply', '.obj'];
@@ -28,6 +21,25 @@ export function formatOf(path, kinds, role) {
 }
 
 const io = () => new NodeIO().registerExtensions(ALL_EXTENSIONS);
+
+// three.js, with the loaders and exporters used here, loads on first use: only STL, OBJ and PLY
+// need it, and loading it is a good part of the command's start-up, which a glTF-to-glTF weld
+// then does not pay.
+let three = null;
+function loadThree() {
+  three ??= Promise.all([
+    import('three'),
+    import('three/examples/jsm/loaders/OBJLoader.js'),
+    import('three/examples/jsm/loaders/PLYLoader.js'),
+    import('three/examples/jsm/loaders/STLLoader.js'),
+    import('three/examples/jsm/exporters/OBJExporter.js'),
+    import('three/examples/jsm/exporters/PLYExporter.js'),
+    import('three/examples/jsm/exporters/STLExporter.js'),
+  ]).then(([{ BufferAttribute, BufferGeometry, Matrix4, Mesh, Scene }, { OBJLoader }, { PLYLoader }, { STLLoader }, { OBJExporter }, { PLYExporter }, { STLExporter }]) => (
+    { BufferAttribute, BufferGeometry, Matrix4, Mesh, Scene, OBJLoader, PLYLoader, STLLoader, OBJExporter, PLYExporter, STLExporter }
+  ));
+  return three;
+}
 
 // three.js attribute names to glTF semantics
 const SEMANTICS = { position: 'POSITION', normal: 'NORMAL', uv: 'TEXCOORD_0', uv1: 'TEXCOORD_1', color: 'COLOR_0' };
@@ -51,7 +63,7 @@ function arrayBuffer(bytes) {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 }
 
-function parseSTL(bytes, path) {
+function parseSTL(bytes, path, { STLLoader }) {
   const binarySize = bytes.length >= 84 ? 84 + 50 * bytes.readUInt32LE(80) : -1;
   const ascii = /^\s*solid/.test(bytes.subarray(0, 512).toString('latin1'));
   if (binarySize !== bytes.length && !ascii) {
@@ -68,7 +80,7 @@ function parseSTL(bytes, path) {
   return [{ name: basename(path, extname(path)), geometry: result, mode: Primitive.Mode.TRIANGLES }];
 }
 
-function parseOBJ(bytes) {
+function parseOBJ(bytes, { OBJLoader }) {
   const text = bytes.toString('utf8');
   const group = new OBJLoader().parse(text);
   const hasNormals = /^\s*vn\s/m.test(text);
@@ -83,7 +95,7 @@ function parseOBJ(bytes) {
   return parts;
 }
 
-function parsePLY(bytes, path) {
+function parsePLY(bytes, path, { PLYLoader }) {
   const geometry = new PLYLoader().parse(arrayBuffer(bytes));
   const mode = geometry.index || geometry.getAttribute('position')?.count % 3 === 0 ? Primitive.Mode.TRIANGLES : Primitive.Mode.POINTS;
   return [{ name: basename(path, extname(path)), geometry, mode: geometry.index ? Primitive.Mode.TRIANGLES : mode }];
@@ -142,12 +154,13 @@ export async function readMesh(path) {
     throw new UserError(`cannot read ${path}: ${why}`);
   }
   const kind = ext.slice(1).toUpperCase();
+  const t = ext === '.glb' || ext === '.gltf' ? null : await loadThree(); // (outside the try: not the file's fault)
   try {
     if (ext === '.glb' || ext === '.gltf') {
       const document = ext === '.glb' ? await io().readBinary(new Uint8Array(bytes)) : await io().read(path);
       return check(document, path, kind);
     }
-    const parts = ext === '.stl' ? parseSTL(bytes, path) : ext === '.obj' ? parseOBJ(bytes) : parsePLY(bytes, path);
+    const parts = ext === '.stl' ? parseSTL(bytes, path, t) : ext === '.obj' ? parseOBJ(bytes, t) : parsePLY(bytes, path, t);
     return check(toDocument(parts), path, kind);
   } catch (error) {
     if (error instanceof UserError) throw error;
@@ -157,7 +170,7 @@ export async function readMesh(path) {
 
 // The values a shader sees, float32: normalized integers decoded by three's attribute (the rule
 // its exporters read them by), quantized values as they are.
-function floats(accessor) {
+function floats(accessor, { BufferAttribute }) {
   const attribute = new BufferAttribute(accessor.getArray(), accessor.getElementSize(), accessor.getNormalized());
   if (!attribute.normalized) return Float32Array.from(attribute.array);
   const out = new Float32Array(attribute.count * attribute.itemSize);
@@ -166,7 +179,8 @@ function floats(accessor) {
 }
 
 /** The triangle primitives of a document's scenes as a three.js Scene, each in world space. */
-function toScene(document, notes) {
+function toScene(document, notes, t) {
+  const { BufferAttribute, BufferGeometry, Matrix4, Mesh, Scene } = t;
   const scene = new Scene();
   const root = document.getRoot();
   const drawn = [];
@@ -182,7 +196,7 @@ function toScene(document, notes) {
       const geometry = new BufferGeometry();
       for (const [semantic, key] of [['POSITION', 'position'], ['NORMAL', 'normal'], ['TEXCOORD_0', 'uv'], ['COLOR_0', 'color']]) {
         const accessor = primitive.getAttribute(semantic);
-        if (accessor) geometry.setAttribute(key, new BufferAttribute(floats(accessor), accessor.getElementSize()));
+        if (accessor) geometry.setAttribute(key, new BufferAttribute(floats(accessor, t), accessor.getElementSize()));
       }
       const indices = primitive.getIndices();
       if (indices) geometry.setIndex(new BufferAttribute(Uint32Array.from(indices.getArray()), 1));
@@ -209,16 +223,17 @@ export async function writeMesh(document, path, notes = []) {
     files.push([path, Buffer.from(JSON.stringify(json, null, 2))]);
     for (const [uri, bytes] of Object.entries(resources)) files.push([join(dirname(path), decodeURIComponent(uri)), bytes]);
   } else {
-    const scene = toScene(document, notes);
+    const t = await loadThree();
+    const scene = toScene(document, notes, t);
     if (ext === '.stl') {
-      const view = new STLExporter().parse(scene, { binary: true });
+      const view = new t.STLExporter().parse(scene, { binary: true });
       files.push([path, new Uint8Array(view.buffer, view.byteOffset, view.byteLength)]);
     } else if (ext === '.ply') {
       // parse returns the file too; without a callback it skips requestAnimationFrame, absent in Node
-      const out = new PLYExporter().parse(scene, null, { binary: true, littleEndian: true });
+      const out = new t.PLYExporter().parse(scene, null, { binary: true, littleEndian: true });
       files.push([path, new Uint8Array(out)]);
     } else {
-      files.push([path, Buffer.from(new OBJExporter().parse(scene))]);
+      files.push([path, Buffer.from(new t.OBJExporter().parse(scene))]);
     }
   }
   const temporary = files.map(([final]) => join(dirname(final), `.${basename(final)}.${process.pid}.meshweld-tmp`));

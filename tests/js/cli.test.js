@@ -125,6 +125,30 @@ test('a GLB made from three geometries, jittered by 1e-6, welds to glTF with its
   assert.deepEqual(summary(loose.stdout).vertices, [144 + 3072, 26 + 512]);
 });
 
+test('three.js loads only for STL, OBJ and PLY: a glTF weld does without it', () => {
+  // a module hook, run before the command, that refuses three.js
+  writeFileSync(at('no-three-hooks.mjs'), `export async function resolve(specifier, context, next) {
+  if (specifier === 'three' || specifier.startsWith('three/')) throw new Error('three.js asked for: ' + specifier);
+  return next(specifier, context);
+}
+`);
+  writeFileSync(at('no-three.mjs'), "import { register } from 'node:module';\nregister('./no-three-hooks.mjs', import.meta.url);\n");
+  const hooked = (args) => {
+    const r = spawnSync(process.execPath, ['--import', at('no-three.mjs'), bin, ...args], { cwd: work, encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const gear = join(models, 'objects', 'gearwheel.bin.stl');
+  const stl = hooked([gear, 'gear-hooked.glb']);
+  assert.equal(stl.code, 1, 'the hook refuses three.js, which an STL needs');
+  assert.match(stl.stderr, /three\.js asked for: three/);
+  assert.equal(run([gear, 'gear-plain.glb']).code, 0);
+  for (const output of ['gear-hooked.glb', 'gear-hooked.gltf']) {
+    const r = hooked(['gear-plain.glb', output]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(summary(r.stdout).vertices, [1222, 1222]);
+  }
+});
+
 test('an OBJ and a PLY written by three exporters weld, and read back with three loaders', () => {
   const soup = new THREE.TorusKnotGeometry(1, 0.4, 64, 8).toNonIndexed();
   soup.deleteAttribute('uv');
