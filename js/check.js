@@ -66,7 +66,9 @@ export function checkOptions(options, who, allowed) {
 /** A choice among names; `fallback` when undefined. */
 export function choice(value, name, names, fallback, who) {
   if (value === undefined) return fallback;
-  if (!names.includes(value)) throw failure(RangeError, who, `${name} must be ${oneOf(names)}, got ${describe(value)}`);
+  if (!names.includes(value)) {
+    throw failure(typeof value === 'string' ? RangeError : TypeError, who, `${name} must be ${oneOf(names)}, got ${describe(value)}`);
+  }
   return value;
 }
 
@@ -98,17 +100,22 @@ export function radiusOption(options, who, { relative = false, fallback } = {}) 
     const or = relative ? ' (or relativeRadius, a fraction of the bounding-box diagonal)' : '';
     throw failure(TypeError, who, `radius must be a finite number >= 0, got undefined${or}`);
   }
+  return { radius: radiusValue(radius, who) };
+}
+
+/** A radius: a finite number >= 0 within the float32 range that rounds to 0 only when it is 0. */
+export function radiusValue(radius, who) {
   distance(radius, 'radius', who);
   if (radius > 0 && Math.fround(radius) === 0) {
     throw failure(RangeError, who, `radius ${radius} rounds to 0 as a float32; use radius 0 to weld exact duplicates only`);
   }
-  return { radius };
+  return radius;
 }
 
 /** dim, method and store, checked together; numbers as the C library takes them. */
 export function weldMode(options, who) {
   const dim = options.dim ?? 3;
-  if (dim !== 2 && dim !== 3) throw failure(RangeError, who, `dim must be 2 or 3, got ${describe(dim)}`);
+  if (dim !== 2 && dim !== 3) throw failure(typeof dim === 'number' ? RangeError : TypeError, who, `dim must be 2 or 3, got ${describe(dim)}`);
   const methodName = choice(options.method, 'method', methods, 'auto', who);
   if ((methodName === 'hex' && dim !== 2) || (methodName === 'bcc' && dim !== 3)) {
     throw failure(RangeError, who, `method '${methodName}' is ${methodName === 'hex' ? '2D' : '3D'} only, got dim ${dim}`);
@@ -121,7 +128,8 @@ export function weldMode(options, who) {
 export function strideOption(stride, dim, who) {
   if (stride === undefined) return dim;
   if (!Number.isInteger(stride) || stride < dim) {
-    throw failure(RangeError, who, `stride must be an integer number of values >= dim (${dim}), got ${describe(stride)}`);
+    const Type = typeof stride === 'number' ? RangeError : TypeError;
+    throw failure(Type, who, `stride must be an integer number of values >= dim (${dim}), got ${describe(stride)}`);
   }
   return stride;
 }
@@ -131,7 +139,7 @@ export function strideOption(stride, dim, who) {
  * NonFinite and Range errors, `element` names what a point is ('point', 'vertex'), and `number`
  * (when given) the number a point goes by in the caller's own numbering.
  */
-export function coreError(code, info, who, { value, element = 'point', attributeName, number = null } = {}) {
+export function coreError(code, info, who, { value, element = 'point', attributeName, number = null, nonFinite = "nonFinite: 'skip' or 'keep' lets such points through" } = {}) {
   const at = info?.error_point;
   const axis = info?.error_axis;
   const shown = number && at < number.length ? number[at] : at;
@@ -143,7 +151,7 @@ export function coreError(code, info, who, { value, element = 'point', attribute
     const why = Number.isFinite(v) ? ' (beyond the float32 range)' : '';
     return failure(RangeError, who,
       `${element} ${shown} has a non-finite coordinate ${AXES[axis]} = ${describe(v)}${why}; ` +
-        "finite coordinates are expected (nonFinite: 'skip' or 'keep' lets such points through)");
+        `finite coordinates are expected${nonFinite ? ` (${nonFinite})` : ''}`);
   }
   if (code === ERROR.Range && value) {
     return failure(RangeError, who,

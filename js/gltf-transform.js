@@ -8,6 +8,7 @@ import { attributeFloats, weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
+import { radiusValue } from './check.js';
 
 export { ready };
 
@@ -63,16 +64,16 @@ function parseOptions(options, who) {
   if (options.radius !== undefined && options.relative !== undefined) {
     throw fail(who, `give radius (absolute) or relative (a fraction of the bounding-box diagonal), not both`);
   }
-  if (options.radius !== undefined) o.radius = number(who, 'radius', options.radius);
+  if (options.radius !== undefined) o.radius = radiusValue(options.radius, who);
   else o.relative = options.relative === undefined ? DEFAULT_RELATIVE : number(who, 'relative', options.relative);
   if (o.relativeTo !== 'primitive' && o.relativeTo !== 'scene') {
-    throw fail(who, `relativeTo must be 'primitive' or 'scene', got ${describe(o.relativeTo)}`);
+    throw fail(who, `relativeTo must be 'primitive' or 'scene', got ${describe(o.relativeTo)}`, typeof o.relativeTo === 'string' ? RangeError : TypeError);
   }
   for (const flag of ['removeDegenerate', 'removeDuplicates']) {
     if (typeof o[flag] !== 'boolean') throw fail(who, `${flag} must be a boolean, got ${describe(o[flag])}`, TypeError);
   }
   if (!METHODS.includes(o.method)) {
-    throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`);
+    throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`, typeof o.method === 'string' ? RangeError : TypeError);
   }
   const tolerances = options.tolerances ?? {};
   if (tolerances === null || typeof tolerances !== 'object' || Array.isArray(tolerances)) {

@@ -5,7 +5,7 @@
 // codes), check.js (validation and messages), points.js (input arrays), engine.js (the weld and
 // the non-finite policy), mesh.js (weldMesh), inspect.js (the teaching helpers).
 import { ERROR, Info, Options, copyOut, core, readStruct, view, withFrame } from './heap.js';
-import { checkOptions, choice, coreError, describe, failure, methods, radiusOption, strideOption, weldMode } from './check.js';
+import { boolean, checkOptions, choice, coreError, describe, failure, methods, radiusOption, strideOption, weldMode } from './check.js';
 import { compactPoints, nonFiniteMask, originalInfo, stagePoints } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 
@@ -34,7 +34,7 @@ export function weld(points, options) {
   const mode = weldMode(o, who);
   const stride = strideOption(o.stride, mode.dim, who);
   const position = choice(o.position, 'position', ['first', 'centroid'], 'first', who);
-  const normalized = o.normalized === true;
+  const normalized = boolean(o.normalized, 'normalized', false, who);
   const nonFinite = nonFiniteOption(o.nonFinite, who);
   return withFrame((frame) => {
     const staged = stagePoints(frame, points, { stride, normalized, who });
@@ -67,7 +67,7 @@ export class Welder {
     const mode = weldMode(o, who);
     this.#dim = mode.dim;
     this.#stride = strideOption(o.stride, mode.dim, who);
-    this.#normalized = o.normalized === true;
+    this.#normalized = boolean(o.normalized, 'normalized', false, who);
     this.#nonFinite = nonFiniteOption(o.nonFinite, who, ['error', 'skip']);
     this.#pointer = withFrame((frame) => {
       const options = frame.struct(Options, { dim: mode.dim, radius, method: mode.method, store: mode.store });
@@ -78,18 +78,18 @@ export class Welder {
     });
     welders.register(this, this.#pointer, this);
   }
-  #live() {
+  #live(who) {
     core();
-    if (this.#pointer === 0) throw new Error('meshweld: this Welder was disposed');
+    if (this.#pointer === 0) throw new Error(`meshweld: ${who}: this Welder was disposed`);
     return this.#pointer;
   }
   /** Welds a batch; returns its remap (indices into all outputs so far; SKIPPED for points left out). */
   add(points, options) {
     const who = 'Welder.add';
-    const welder = this.#live();
+    const welder = this.#live(who);
     const o = checkOptions(options, who, ADD_OPTIONS);
     const stride = strideOption(o.stride ?? this.#stride, this.#dim, who);
-    const normalized = o.normalized ?? this.#normalized;
+    const normalized = boolean(o.normalized, 'normalized', this.#normalized, who);
     return withFrame((frame) => {
       let staged = stagePoints(frame, points, { stride, normalized, who });
       const mask = this.#nonFinite === 'skip' ? nonFiniteMask(staged, this.#dim) : null;
@@ -97,7 +97,10 @@ export class Welder {
       const remap = frame.alloc(staged.count * 4);
       const info = frame.struct(Info);
       const code = core().meshweld_welderAdd(welder, remap, staged.pointer, staged.count, staged.stride * 4, info);
-      if (code !== ERROR.Ok) throw coreError(code, originalInfo(readStruct(Info, info), staged), who, { value: staged.value });
+      if (code !== ERROR.Ok) {
+        throw coreError(code, originalInfo(readStruct(Info, info), staged), who,
+          { value: staged.value, nonFinite: "a Welder made with nonFinite: 'skip' leaves such points out" });
+      }
       const batch = copyOut(Uint32Array, remap, staged.count);
       if (!mask) return batch;
       const out = new Uint32Array(mask.length);
@@ -107,18 +110,18 @@ export class Welder {
   }
   /** Number of output points so far. */
   get count() {
-    return core().meshweld_welderCount(this.#live()) >>> 0;
+    return core().meshweld_welderCount(this.#live('Welder.count')) >>> 0;
   }
   /** The method that runs now ('auto' resolved; it may switch to 'kdtree' on huge coordinates). */
   get method() {
-    return methods[core().meshweld_welderMethod(this.#live())];
+    return methods[core().meshweld_welderMethod(this.#live('Welder.method'))];
   }
   get dim() {
     return this.#dim;
   }
   /** The kept positions: Float32Array(count * dim). */
   positions() {
-    const welder = this.#live();
+    const welder = this.#live('Welder.positions');
     const count = this.count;
     return withFrame((frame) => {
       const out = frame.alloc(count * this.#dim * 4);
@@ -148,9 +151,11 @@ export function countClosePairs(points, options) {
   const { dim } = weldMode({ dim: o.dim }, who);
   const stride = strideOption(o.stride, dim, who);
   const limit = o.limit ?? 0;
-  if (!Number.isInteger(limit) || limit < 0) throw failure(RangeError, who, `limit must be an integer >= 0 (0: no limit), got ${describe(limit)}`);
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw failure(typeof limit === 'number' ? RangeError : TypeError, who, `limit must be an integer >= 0 (0: no limit), got ${describe(limit)}`);
+  }
   return withFrame((frame) => {
-    const staged = stagePoints(frame, points, { stride, normalized: o.normalized === true, who });
+    const staged = stagePoints(frame, points, { stride, normalized: boolean(o.normalized, 'normalized', false, who), who });
     const result = frame.alloc(4);
     const code = core().meshweld_countClosePairs(result, staged.pointer, staged.count, stride * 4, dim, radius, limit);
     if (code === ERROR.NonFinite) {
@@ -158,7 +163,7 @@ export function countClosePairs(points, options) {
       for (let i = 0; i < staged.count; i++)
         for (let a = 0; a < dim; a++)
           if (!Number.isFinite(heap[i * stride + a])) {
-            throw coreError(code, { error_point: i, error_axis: a }, who, { value: staged.value });
+            throw coreError(code, { error_point: i, error_axis: a }, who, { value: staged.value, nonFinite: null });
           }
     }
     if (code !== ERROR.Ok) throw coreError(code, null, who);

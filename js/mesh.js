@@ -37,7 +37,10 @@ function checkIndices(indices, corners, primitive, who) {
   }
   if (Array.isArray(indices)) {
     const bad = indices.findIndex((v) => !Number.isInteger(v) || v < 0 || v >= 2 ** 32);
-    if (bad >= 0) throw failure(TypeError, who, `indices[${bad}] must be a vertex index (an integer >= 0), got ${describe(indices[bad])}`);
+    if (bad >= 0) {
+      const Type = typeof indices[bad] === 'number' ? RangeError : TypeError;
+      throw failure(Type, who, `indices[${bad}] must be a vertex index (an integer >= 0), got ${describe(indices[bad])}`);
+    }
   }
   return indices;
 }

@@ -38,7 +38,7 @@ export class PointBuffer {
   constructor(length) {
     core();
     if (!Number.isInteger(length) || length < 0) {
-      throw failure(RangeError, 'PointBuffer', `length must be an integer >= 0, got ${describe(length)}`);
+      throw failure(typeof length === 'number' ? RangeError : TypeError, 'new PointBuffer', `length must be an integer >= 0, got ${describe(length)}`);
     }
     this.#length = length;
     this.#pointer = allocate(length * 4);
@@ -48,12 +48,12 @@ export class PointBuffer {
     return this.#length;
   }
   get array() {
-    if (this.#pointer === 0) throw new Error('meshweld: this PointBuffer was freed');
+    if (this.#pointer === 0) throw new Error('meshweld: PointBuffer.array: this PointBuffer was freed');
     return view(Float32Array, this.#pointer, this.#length);
   }
-  /** @internal */
-  get pointer() {
-    if (this.#pointer === 0) throw new Error('meshweld: this PointBuffer was freed');
+  /** @internal where the points are, for `who`, the function they were passed to */
+  pointerFor(who) {
+    if (this.#pointer === 0) throw new Error(`meshweld: ${who}: this PointBuffer was freed`);
     return this.#pointer;
   }
   free() {
@@ -106,7 +106,7 @@ export function stagePoints(frame, points, { stride, normalized = false, who, na
     const raw = points instanceof PointBuffer ? points.array[at * stride + axis] : points[at * stride + axis];
     return scale ? scale(raw) : raw;
   };
-  if (points instanceof PointBuffer) return { pointer: points.pointer, count, stride, value };
+  if (points instanceof PointBuffer) return { pointer: points.pointerFor(who), count, stride, value };
   let pointer;
   if (points instanceof Float32Array && points.buffer === core().memory.buffer) {
     // a view of the module's own memory (PointBuffer.array): allocating may grow the memory and

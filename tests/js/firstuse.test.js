@@ -171,6 +171,13 @@ test('non-finite positions: an error naming the vertex by default, or skipped, o
   assert.deepEqual([...keep.positions], [0, 0, 0, NaN, 0, 0, Infinity, 1, 1, 5, 5, 5]);
   throwsMessage(() => weld(points, { radius: 1, nonFinite: 'ignore' }), RangeError,
     "meshweld: weld: nonFinite must be 'error', 'skip' or 'keep', got the string \"ignore\"");
+  // each error suggests only what the call can take: weld 'skip' or 'keep', a Welder 'skip' when
+  // it is made, countClosePairs nothing
+  throwsMessage(() => weld(points, { radius: 1e-3 }), RangeError, /finite coordinates are expected \(nonFinite: 'skip' or 'keep' lets such points through\)$/);
+  throwsMessage(() => new Welder({ radius: 1e-3 }).add(points), RangeError,
+    /^meshweld: Welder.add: point 1 has a non-finite coordinate x = NaN; finite coordinates are expected \(a Welder made with nonFinite: 'skip' leaves such points out\)$/);
+  throwsMessage(() => countClosePairs(points, { radius: 1e-3 }), RangeError,
+    /^meshweld: countClosePairs: point 1 has a non-finite coordinate x = NaN; finite coordinates are expected$/);
   // a Welder skips too
   const w = new Welder({ radius: 1e-3, nonFinite: 'skip' });
   assert.deepEqual([...w.add(points)], [0, SKIPPED, 0, SKIPPED, SKIPPED, 1]);

@@ -677,6 +677,16 @@ test('bad options throw, naming the function, the option and the value', () => {
     [() => weldPrimitive(primitive, { relative: Infinity }), /^meshweld: weldPrimitive: relative must be a finite number >= 0, got Infinity$/],
   ];
   for (const [call, message] of cases) assert.throws(call, { message });
+  // when the transform is made, not when it runs: a radius that rounds to 0 or passes the float32
+  // range; a value of the wrong type is a TypeError, one of the right type out of range a RangeError
+  const made = [
+    [() => weld({ radius: 1e-50 }), RangeError, /^meshweld: weld: radius 1e-50 rounds to 0 as a float32; use radius 0/],
+    [() => weld({ radius: 1e39 }), RangeError, /^meshweld: weld: radius must be a finite number >= 0 within the float32 range, got 1e\+39$/],
+    [() => weld({ relativeTo: 1 }), TypeError, /^meshweld: weld: relativeTo must be 'primitive' or 'scene', got 1$/],
+    [() => weld({ method: 1 }), TypeError, /^meshweld: weld: unknown method 1/],
+    [() => weld({ relativeTo: 'world' }), RangeError, /relativeTo/],
+  ];
+  for (const [call, Type, message] of made) assert.throws(call, (e) => e instanceof Type && message.test(e.message));
 });
 
 test('non-finite values are reported with the mesh and primitive', async () => {

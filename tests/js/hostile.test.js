@@ -222,11 +222,12 @@ test('the boundary of "within r": exactly r merges, a float step beyond does not
   assert.equal(countClosePairs(rounding, { dim: 2, radius: 1 }), 0);
 });
 
-test('strides: smaller than dim, not an integer, not a number: a RangeError naming it; padding is never read', () => {
+test('strides: smaller than dim or not an integer a RangeError, not a number a TypeError, naming it; padding is never read', () => {
   for (const stride of [0, 1, 2, -3, 2.5, NaN, Infinity, '3', null]) {
-    throwsNaming(() => weld(new Float32Array(12), { radius: 1, stride }), RangeError, /stride must be an integer number of values >= dim \(3\)/);
-    throwsNaming(() => new Welder({ radius: 1, stride }), RangeError, /stride/);
-    throwsNaming(() => countClosePairs(new Float32Array(12), { radius: 1, stride }), RangeError, /stride/);
+    const Type = typeof stride === 'number' ? RangeError : TypeError;
+    throwsNaming(() => weld(new Float32Array(12), { radius: 1, stride }), Type, /stride must be an integer number of values >= dim \(3\)/);
+    throwsNaming(() => new Welder({ radius: 1, stride }), Type, /stride/);
+    throwsNaming(() => countClosePairs(new Float32Array(12), { radius: 1, stride }), Type, /stride/);
   }
   // interleaved vertices whose padding is NaN weld like the packed positions
   const packed = [0, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2, 3.05];
@@ -268,9 +269,10 @@ test('index buffers: out-of-range indices and counts not divisible by 3 are refu
   for (const length of [1, 2, 4, 5, 7])
     throwsNaming(() => weldMesh(positions, new Uint32Array(length), { radius: 0.1 }), RangeError, new RegExp(`index count ${length} is not a multiple of 3`));
   throwsNaming(() => weldMesh(positions, null, { radius: 0.1 }), RangeError, /unindexed vertex count 4 is not a multiple of 3/);
-  throwsNaming(() => weldMesh(positions, [0, -1, 2], { radius: 0.1 }), TypeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got -1/);
-  throwsNaming(() => weldMesh(positions, [0, 1.5, 2], { radius: 0.1 }), TypeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got 1.5/);
-  throwsNaming(() => weldMesh(positions, [0, 1, 2 ** 32], { radius: 0.1 }), TypeError, /indices\[2\] must be a vertex index/);
+  throwsNaming(() => weldMesh(positions, [0, -1, 2], { radius: 0.1 }), RangeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got -1/);
+  throwsNaming(() => weldMesh(positions, [0, 1.5, 2], { radius: 0.1 }), RangeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got 1.5/);
+  throwsNaming(() => weldMesh(positions, [0, 1, 2 ** 32], { radius: 0.1 }), RangeError, /indices\[2\] must be a vertex index/);
+  throwsNaming(() => weldMesh(positions, [0, '1', 2], { radius: 0.1 }), TypeError, /indices\[1\] must be a vertex index \(an integer >= 0\), got the string "1"/);
   throwsNaming(() => weldMesh(positions, new Int32Array(3), { radius: 0.1 }), TypeError, /got an Int32Array/);
   throwsNaming(() => weldMesh(positions, new Float32Array(3), { radius: 0.1 }), TypeError, /got a Float32Array of 3 values/);
   const ok = weldMesh(positions, new Uint16Array([0, 1, 2, 2, 1, 0, 3, 3, 3]), { radius: 0.1 });
@@ -371,8 +373,22 @@ test('a view of the module\'s own memory (PointBuffer.array) welds like any Floa
 test('options and arguments of the wrong kind are refused by name', () => {
   throwsNaming(() => new Welder({ radius: 1 }).add([0, 0, 0], null), TypeError, /Welder.add: options must be an object, got null/);
   throwsNaming(() => weld([0, 0, 0], { radius: new Number(1) }), TypeError, /radius must be a finite number >= 0, got a Number/);
-  throwsNaming(() => weld([0, 0, 0], { radius: 1, dim: '3' }), RangeError, /dim must be 2 or 3, got the string "3"/);
-  throwsNaming(() => weld([0, 0, 0], { radius: 1, method: 3 }), RangeError, /method must be .* got 3/);
+  // a value of the wrong type is a TypeError, a value of the right type out of range a RangeError
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, dim: '3' }), TypeError, /dim must be 2 or 3, got the string "3"/);
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, method: 3 }), TypeError, /method must be .* got 3/);
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, store: 1 }), TypeError, /store must be .* got 1/);
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, position: 1 }), TypeError, /position must be .* got 1/);
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, nonFinite: false }), TypeError, /nonFinite must be .* got the boolean false/);
+  throwsNaming(() => countClosePairs([0, 0, 0], { radius: 1, limit: '1' }), TypeError, /limit must be an integer >= 0/);
+  throwsNaming(() => countClosePairs([0, 0, 0], { radius: 1, limit: 1.5 }), RangeError, /limit must be an integer >= 0/);
+  throwsNaming(() => new PointBuffer('3'), TypeError, /new PointBuffer: length must be an integer >= 0, got the string "3"/);
+  // normalized is true or false, in every call that takes it (a string was once read as false by
+  // weld and as true by Welder.add)
+  const int16 = new Int16Array([32767, 0, 0, 0, 0, 0]);
+  throwsNaming(() => weld(int16, { radius: 0.5, normalized: 'true' }), TypeError, /weld: normalized must be true or false, got the string "true"/);
+  throwsNaming(() => new Welder({ radius: 0.5, normalized: 1 }), TypeError, /new Welder: normalized must be true or false, got 1/);
+  throwsNaming(() => new Welder({ radius: 0.5 }).add(int16, { normalized: 'false' }), TypeError, /Welder.add: normalized must be true or false/);
+  throwsNaming(() => countClosePairs(int16, { radius: 0.5, normalized: 'true' }), TypeError, /countClosePairs: normalized must be true or false/);
   throwsNaming(() => weldMesh([0, 0, 0], null, null), TypeError, /weldMesh: options must be an object, got null/);
   throwsNaming(() => weldMesh(new Float32Array(9), null, { radius: 1, tolerances: { normal: 0.1 } }), RangeError, /tolerance for 'normal', which is not among the attributes/);
   throwsNaming(
@@ -383,7 +399,13 @@ test('options and arguments of the wrong kind are refused by name', () => {
   const w = new Welder({ radius: 1 });
   w.dispose();
   w.dispose();
-  assert.throws(() => w.add([0, 0, 0]), /meshweld: this Welder was disposed/);
+  for (const [who, use] of [['Welder.add', () => w.add([0, 0, 0])], ['Welder.count', () => w.count], ['Welder.method', () => w.method], ['Welder.positions', () => w.positions()]]) {
+    assert.throws(use, { message: `meshweld: ${who}: this Welder was disposed` });
+  }
+  const buffer = new PointBuffer(3);
+  buffer.free();
+  assert.throws(() => weld(buffer, { radius: 1 }), { message: 'meshweld: weld: this PointBuffer was freed' });
+  assert.throws(() => buffer.array, { message: 'meshweld: PointBuffer.array: this PointBuffer was freed' });
 });
 
 // Keep last: it fills the WebAssembly memory to its 4 GiB limit (address space only: the pages

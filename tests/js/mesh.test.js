@@ -253,5 +253,5 @@ test('boundaryEdges refuses what it cannot count, naming the value', () => {
   refuse([0, 1, 2], -1, RangeError, 'vertexCount must be an integer >= 0, got -1');
   refuse([0, 1, 2], undefined, TypeError, 'vertexCount must be an integer >= 0, got undefined');
   refuse(new Float32Array([0, 1, 2]), 3, TypeError, 'indices must be a Uint32Array, Uint16Array, Uint8Array, an array of integers or null, got a Float32Array of 3 values');
-  refuse([0, 1.5, 2], 3, TypeError, 'indices[1] must be a vertex index (an integer >= 0), got 1.5');
+  refuse([0, 1.5, 2], 3, RangeError, 'indices[1] must be a vertex index (an integer >= 0), got 1.5');
 });
