@@ -38,6 +38,14 @@ export function describe(value) {
   return `${article(name)} ${name}`;
 }
 
+/**
+ * The class of the error for a refused value: a RangeError when it is of the type expected
+ * (`typeof value === type`) but out of range, a TypeError when it is of another type.
+ */
+export function refusal(value, type) {
+  return typeof value === type ? RangeError : TypeError;
+}
+
 /** An error of the given type whose message names the function called. */
 export function failure(Type, who, text) {
   return new Type(`meshweld: ${who}: ${text}`);
@@ -67,7 +75,7 @@ export function checkOptions(options, who, allowed) {
 export function choice(value, name, names, fallback, who) {
   if (value === undefined) return fallback;
   if (!names.includes(value)) {
-    throw failure(typeof value === 'string' ? RangeError : TypeError, who, `${name} must be ${oneOf(names)}, got ${describe(value)}`);
+    throw failure(refusal(value, 'string'), who, `${name} must be ${oneOf(names)}, got ${describe(value)}`);
   }
   return value;
 }
@@ -80,8 +88,9 @@ export function boolean(value, name, fallback, who) {
 
 /** A finite number >= 0 (a radius or tolerance), representable as a float32. */
 export function distance(value, name, who) {
-  if (typeof value !== 'number') throw failure(TypeError, who, `${name} must be a finite number >= 0, got ${describe(value)}`);
-  if (!(value >= 0) || !Number.isFinite(value)) throw failure(RangeError, who, `${name} must be a finite number >= 0, got ${describe(value)}`);
+  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
+    throw failure(refusal(value, 'number'), who, `${name} must be a finite number >= 0, got ${describe(value)}`);
+  }
   if (!Number.isFinite(Math.fround(value))) {
     throw failure(RangeError, who, `${name} must be a finite number >= 0 within the float32 range, got ${describe(value)}`);
   }
@@ -115,7 +124,7 @@ export function radiusValue(radius, who) {
 /** dim, method and store, checked together; numbers as the C library takes them. */
 export function weldMode(options, who) {
   const dim = options.dim ?? 3;
-  if (dim !== 2 && dim !== 3) throw failure(typeof dim === 'number' ? RangeError : TypeError, who, `dim must be 2 or 3, got ${describe(dim)}`);
+  if (dim !== 2 && dim !== 3) throw failure(refusal(dim, 'number'), who, `dim must be 2 or 3, got ${describe(dim)}`);
   const methodName = choice(options.method, 'method', methods, 'auto', who);
   if ((methodName === 'hex' && dim !== 2) || (methodName === 'bcc' && dim !== 3)) {
     throw failure(RangeError, who, `method '${methodName}' is ${methodName === 'hex' ? '2D' : '3D'} only, got dim ${dim}`);
@@ -128,8 +137,7 @@ export function weldMode(options, who) {
 export function strideOption(stride, dim, who) {
   if (stride === undefined) return dim;
   if (!Number.isInteger(stride) || stride < dim) {
-    const Type = typeof stride === 'number' ? RangeError : TypeError;
-    throw failure(Type, who, `stride must be an integer number of values >= dim (${dim}), got ${describe(stride)}`);
+    throw failure(refusal(stride, 'number'), who, `stride must be an integer number of values >= dim (${dim}), got ${describe(stride)}`);
   }
   return stride;
 }

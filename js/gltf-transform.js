@@ -8,7 +8,7 @@ import { attributeFloats, weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
-import { radiusValue } from './check.js';
+import { radiusValue, refusal } from './check.js';
 
 export { ready };
 
@@ -38,7 +38,7 @@ function fail(who, message, Kind = RangeError) {
 
 function number(who, name, value) {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw fail(who, `${name} must be a finite number >= 0, got ${describe(value)}`, typeof value === 'number' ? RangeError : TypeError);
+    throw fail(who, `${name} must be a finite number >= 0, got ${describe(value)}`, refusal(value, 'number'));
   }
   return value;
 }
@@ -67,13 +67,13 @@ function parseOptions(options, who) {
   if (options.radius !== undefined) o.radius = radiusValue(options.radius, who);
   else o.relative = options.relative === undefined ? DEFAULT_RELATIVE : number(who, 'relative', options.relative);
   if (o.relativeTo !== 'primitive' && o.relativeTo !== 'scene') {
-    throw fail(who, `relativeTo must be 'primitive' or 'scene', got ${describe(o.relativeTo)}`, typeof o.relativeTo === 'string' ? RangeError : TypeError);
+    throw fail(who, `relativeTo must be 'primitive' or 'scene', got ${describe(o.relativeTo)}`, refusal(o.relativeTo, 'string'));
   }
   for (const flag of ['removeDegenerate', 'removeDuplicates']) {
     if (typeof o[flag] !== 'boolean') throw fail(who, `${flag} must be a boolean, got ${describe(o[flag])}`, TypeError);
   }
   if (!METHODS.includes(o.method)) {
-    throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`, typeof o.method === 'string' ? RangeError : TypeError);
+    throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`, refusal(o.method, 'string'));
   }
   const tolerances = options.tolerances ?? {};
   if (tolerances === null || typeof tolerances !== 'object' || Array.isArray(tolerances)) {

@@ -5,7 +5,7 @@
 // codes), check.js (validation and messages), points.js (input arrays), engine.js (the weld and
 // the non-finite policy), mesh.js (weldMesh), inspect.js (the teaching helpers).
 import { ERROR, Info, Options, copyOut, core, readStruct, view, withFrame } from './heap.js';
-import { boolean, checkOptions, choice, coreError, describe, failure, methods, radiusOption, strideOption, weldMode } from './check.js';
+import { boolean, checkOptions, choice, coreError, describe, failure, methods, radiusOption, refusal, strideOption, weldMode } from './check.js';
 import { compactPoints, nonFiniteMask, originalInfo, stagePoints } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 
@@ -152,7 +152,7 @@ export function countClosePairs(points, options) {
   const stride = strideOption(o.stride, dim, who);
   const limit = o.limit ?? 0;
   if (!Number.isInteger(limit) || limit < 0) {
-    throw failure(typeof limit === 'number' ? RangeError : TypeError, who, `limit must be an integer >= 0 (0: no limit), got ${describe(limit)}`);
+    throw failure(refusal(limit, 'number'), who, `limit must be an integer >= 0 (0: no limit), got ${describe(limit)}`);
   }
   return withFrame((frame) => {
     const staged = stagePoints(frame, points, { stride, normalized: boolean(o.normalized, 'normalized', false, who), who });

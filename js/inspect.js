@@ -1,7 +1,7 @@
 // meshweld/inspect: the teaching helpers behind the demo: the bound R of a method, the cells a
 // grid method searches for a point, the look-ups per point, and the module's memory.
 import { Info, Options, Trace, copyOut, core, readStruct, view, withFrame } from './heap.js';
-import { checkOptions, coreError, describe, failure, methods, radiusOption, weldMode } from './check.js';
+import { checkOptions, coreError, describe, failure, methods, radiusOption, refusal, weldMode } from './check.js';
 import { stagePoints } from './points.js';
 
 export { ready, memoryBytes } from './heap.js';
@@ -20,7 +20,7 @@ export function bound(options) {
 export function lookups(method, dim = 3) {
   const who = 'lookups';
   core();
-  if (!methods.includes(method)) throw failure(RangeError, who, `method must be one of ${methods.join(', ')}, got ${describe(method)}`);
+  if (!methods.includes(method)) throw failure(refusal(method, 'string'), who, `method must be one of ${methods.join(', ')}, got ${describe(method)}`);
   const mode = weldMode({ method, dim }, who);
   return core().meshweld_lookups(mode.method, mode.dim);
 }

@@ -1,7 +1,7 @@
 // weldMesh: a weld of the vertices, then the elements (triangles, line segments or points)
 // rewritten through the remap, and the attributes compacted to the kept vertices.
 import { ERROR, Info, copyOut, core, readStruct, view, withFrame } from './heap.js';
-import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, strideOption, weldMode } from './check.js';
+import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, refusal, strideOption, weldMode } from './check.js';
 import { isDetached, isIntegerArray, normalizer, stagePoints } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 import { firstOfEach, firstOfEachIn, gatherItems } from './gather.js';
@@ -38,8 +38,7 @@ function checkIndices(indices, corners, primitive, who) {
   if (Array.isArray(indices)) {
     const bad = indices.findIndex((v) => !Number.isInteger(v) || v < 0 || v >= 2 ** 32);
     if (bad >= 0) {
-      const Type = typeof indices[bad] === 'number' ? RangeError : TypeError;
-      throw failure(Type, who, `indices[${bad}] must be a vertex index (an integer >= 0), got ${describe(indices[bad])}`);
+      throw failure(refusal(indices[bad], 'number'), who, `indices[${bad}] must be a vertex index (an integer >= 0), got ${describe(indices[bad])}`);
     }
   }
   return indices;
@@ -168,7 +167,7 @@ function keepFirstSegments(out, n, outputs) {
  */
 export function boundaryEdgesAs(who, indices, vertexCount) {
   if (!Number.isSafeInteger(vertexCount) || vertexCount < 0) {
-    throw failure(Number.isSafeInteger(vertexCount) ? RangeError : TypeError, who, `vertexCount must be an integer >= 0, got ${describe(vertexCount)}`);
+    throw failure(refusal(vertexCount, 'number'), who, `vertexCount must be an integer >= 0, got ${describe(vertexCount)}`);
   }
   const source = checkIndices(indices, 3, 'triangles', who);
   if (!source && vertexCount % 3 !== 0) {

@@ -1,7 +1,7 @@
 // Point input: the array kinds meshweld accepts, and their staging into the module's memory as
 // float32 (integers converted, normalized integers mapped as a shader maps them).
 import { allocate, core, release, view } from './heap.js';
-import { describe, failure } from './check.js';
+import { describe, failure, refusal } from './check.js';
 
 /** For each integer array type, the divisor of a normalized value and its lowest result. */
 const NORMALIZED = new Map([
@@ -38,7 +38,7 @@ export class PointBuffer {
   constructor(length) {
     core();
     if (!Number.isInteger(length) || length < 0) {
-      throw failure(typeof length === 'number' ? RangeError : TypeError, 'new PointBuffer', `length must be an integer >= 0, got ${describe(length)}`);
+      throw failure(refusal(length, 'number'), 'new PointBuffer', `length must be an integer >= 0, got ${describe(length)}`);
     }
     this.#length = length;
     this.#pointer = allocate(length * 4);
