@@ -144,10 +144,11 @@ export function strideOption(stride, dim, who) {
 
 /**
  * The error of a failed core call. `value(point, axis)` gives the bad coordinate's value for
- * NonFinite and Range errors, `element` names what a point is ('point', 'vertex'), and `number`
- * (when given) the number a point goes by in the caller's own numbering.
+ * NonFinite and Range errors, `element` names what a point is ('point', 'vertex'), `number`
+ * (when given) the number a point goes by in the caller's own numbering, and `nonFinite` (when
+ * given) what the call itself offers for non-finite points.
  */
-export function coreError(code, info, who, { value, element = 'point', attributeName, number = null, nonFinite = "nonFinite: 'skip' or 'keep' lets such points through" } = {}) {
+export function coreError(code, info, who, { value, element = 'point', attributeName, number = null, nonFinite = null } = {}) {
   const at = info?.error_point;
   const axis = info?.error_axis;
   const shown = number && at < number.length ? number[at] : at;

@@ -87,7 +87,11 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   }
   const result = readStruct(Info, info);
   if (code !== ERROR.Ok) {
-    throw coreError(code, originalInfo(result, staged), who, { value: staged.value, element, number, attributeName: attributes && ((k) => attributes[k].name) });
+    throw coreError(code, originalInfo(result, staged), who, {
+      value: staged.value, element, number, attributeName: attributes && ((k) => attributes[k].name),
+      // weld, weldMesh and weldGeometry take the option (the glTF transform reports such positions itself)
+      nonFinite: "nonFinite: 'skip' or 'keep' lets such points through",
+    });
   }
   const count = result.unique_count;
   if (positions && !kept) {

@@ -163,7 +163,7 @@ export function countClosePairs(points, options) {
       for (let i = 0; i < staged.count; i++)
         for (let a = 0; a < dim; a++)
           if (!Number.isFinite(heap[i * stride + a])) {
-            throw coreError(code, { error_point: i, error_axis: a }, who, { value: staged.value, nonFinite: null });
+            throw coreError(code, { error_point: i, error_axis: a }, who, { value: staged.value });
           }
     }
     if (code !== ERROR.Ok) throw coreError(code, null, who);

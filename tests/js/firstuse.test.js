@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import * as THREE from 'three';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { SKIPPED, countClosePairs, ready, weld, weldMesh, Welder } from '../../js/index.js';
-import { bound, cells, lookups } from '../../js/inspect.js';
+import { bound, cells, lookups, traceWeld } from '../../js/inspect.js';
 import { weldGeometry } from '../../js/three.js';
 import { ERROR, Info, Options, Attribute, errorText, liveAllocations, withFrame, readStruct, writeStruct } from '../../js/heap.js';
 import { root } from './helpers.js';
@@ -178,6 +178,8 @@ test('non-finite positions: an error naming the vertex by default, or skipped, o
     /^meshweld: Welder.add: point 1 has a non-finite coordinate x = NaN; finite coordinates are expected \(a Welder made with nonFinite: 'skip' leaves such points out\)$/);
   throwsMessage(() => countClosePairs(points, { radius: 1e-3 }), RangeError,
     /^meshweld: countClosePairs: point 1 has a non-finite coordinate x = NaN; finite coordinates are expected$/);
+  throwsMessage(() => traceWeld(points, { radius: 1e-3 }), RangeError,
+    /^meshweld: traceWeld: point 1 has a non-finite coordinate x = NaN; finite coordinates are expected$/);
   // a Welder skips too
   const w = new Welder({ radius: 1e-3, nonFinite: 'skip' });
   assert.deepEqual([...w.add(points)], [0, SKIPPED, 0, SKIPPED, SKIPPED, 1]);
