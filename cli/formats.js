@@ -5,20 +5,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { Document, Format, NodeIO, Primitive } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { boundaryEdges } from 'meshweld';
-
-export const INPUTS = ['.stl', '.obj', '.ply', '.gltf', '.glb'];
-export const OUTPUTS = ['.glb', '.gltf', '.stl', '.ply', '.obj'];
-
-export class UserError extends Error {}
-
-export function formatOf(path, kinds, role) {
-  const ext = extname(path).toLowerCase();
-  if (!kinds.includes(ext)) {
-    const list = `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`;
-    throw new UserError(`unknown ${role} format ${ext ? `'${ext}'` : '(no extension)'} of ${path}: expected ${list}`);
-  }
-  return ext;
-}
+import { INPUTS, OUTPUTS, UserError, formatOf } from './kinds.js';
 
 const io = () => new NodeIO().registerExtensions(ALL_EXTENSIONS);
 

@@ -3,12 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Logger, Primitive } from '@gltf-transform/core';
-import { methods } from 'meshweld';
-import { ready, weldPrimitive } from 'meshweld/gltf-transform';
-import { INPUTS, OUTPUTS, UserError, formatOf, measure, readMesh, writeMesh } from '../formats.js';
+import { INPUTS, OUTPUTS, UserError, formatOf } from '../kinds.js';
 
-const HELP = `Usage: meshweld <input> <output> [options]
+// glTF-Transform, the module and the file formats load once the options are read: --version,
+// --help and a mistake in the options do not wait for them.
+const load = () => Promise.all([import('@gltf-transform/core'), import('meshweld'), import('meshweld/gltf-transform'), import('../formats.js')])
+  .then(([{ Logger }, { methods }, { ready, weldPrimitive }, { measure, readMesh, writeMesh }]) => ({ Logger, methods, ready, weldPrimitive, measure, readMesh, writeMesh }));
+
+const methodNames = (methods) => methods.filter((m) => m !== 'hex');
+
+const help = (methods) => `Usage: meshweld <input> <output> [options]
 
 Welds the vertices of a mesh that lie within a radius of each other, with meshweld's guarantee:
 no two output vertices within the radius (and within each attribute tolerance).
@@ -23,7 +27,7 @@ Options:
   --normal-tolerance <t>  normals within t (Euclidean) may merge (default 0.05, about 2.9 degrees)
   --uv-tolerance <t>      texture coordinates within t may merge (default 1e-4)
   --color-tolerance <t>   vertex colours within t (0..1) may merge (default 1e-3)
-  --method <m>            ${methods.filter((m) => m !== 'hex').join(', ')} (default auto)
+  --method <m>            ${methodNames(methods).join(', ')} (default auto)
   --keep-degenerate       keep triangles whose corners weld together
   --remove-duplicates     remove repeated triangles (same corners, same winding)
   --quiet                 print nothing but errors
@@ -87,15 +91,16 @@ function parse(argv) {
     const t = number(values, flag);
     if (t !== undefined) options.tolerances[family] = t;
   }
-  if (values.method !== undefined) {
-    const allowed = methods.filter((m) => m !== 'hex');
-    if (!allowed.includes(values.method)) throw new UsageError(`--method must be one of ${allowed.join(', ')}, got ${JSON.stringify(values.method)}`);
-    options.method = values.method;
-  }
+  if (values.method !== undefined) options.method = values.method; // checked by checkMethod once the module is loaded
   const [input, output] = positionals;
   formatOf(input, INPUTS, 'input');
   formatOf(output, OUTPUTS, 'output');
   return { values, input, output, options };
+}
+
+function checkMethod(method, methods) {
+  const allowed = methodNames(methods);
+  if (method !== undefined && !allowed.includes(method)) throw new UsageError(`--method must be one of ${allowed.join(', ')}, got ${JSON.stringify(method)}`);
 }
 
 const seconds = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`);
@@ -119,7 +124,7 @@ async function stage(name, quiet, work) {
 }
 
 /** A logger that sends glTF-Transform's warnings to stderr (skipped primitives, conversions). */
-class Notes extends Logger {
+const notesLogger = (Logger, quiet) => new (class Notes extends Logger {
   constructor(quiet) {
     super(Logger.Verbosity.WARN);
     this.quiet = quiet;
@@ -134,18 +139,20 @@ class Notes extends Logger {
   error(text) {
     process.stderr.write(`${text}\n`);
   }
-}
+})(quiet);
 
 async function main(argv) {
   const { values, input, output, options } = parse(argv);
-  if (values.help) return void process.stdout.write(`${HELP}\n`);
+  if (values.help) return void process.stdout.write(`${help((await import('meshweld')).methods)}\n`);
   if (values.version) {
     const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
     return void process.stdout.write(`${version}\n`);
   }
+  const { Logger, methods, ready, weldPrimitive, measure, readMesh, writeMesh } = await load();
+  checkMethod(options.method, methods);
   const quiet = !!values.quiet;
   const [document, readTime] = await stage('read', quiet, () => readMesh(input));
-  document.setLogger(new Notes(quiet));
+  document.setLogger(notesLogger(Logger, quiet));
   const before = measure(document);
   const [radii, weldTime] = await stage('weld', quiet, async (progress) => {
     await ready;

@@ -125,22 +125,47 @@ test('a GLB made from three geometries, jittered by 1e-6, welds to glTF with its
   assert.deepEqual(summary(loose.stdout).vertices, [144 + 3072, 26 + 512]);
 });
 
-test('three.js loads only for STL, OBJ and PLY: a glTF weld does without it', () => {
-  // a module hook, run before the command, that refuses three.js
-  writeFileSync(at('no-three-hooks.mjs'), `export async function resolve(specifier, context, next) {
-  if (specifier === 'three' || specifier.startsWith('three/')) throw new Error('three.js asked for: ' + specifier);
+/** Runs the command under a Node module hook that refuses every module whose name matches pattern. */
+function refusing(name, pattern) {
+  writeFileSync(at(`${name}-hooks.mjs`), `export async function resolve(specifier, context, next) {
+  if (${pattern}.test(specifier)) throw new Error('refused: ' + specifier);
   return next(specifier, context);
 }
 `);
-  writeFileSync(at('no-three.mjs'), "import { register } from 'node:module';\nregister('./no-three-hooks.mjs', import.meta.url);\n");
-  const hooked = (args) => {
-    const r = spawnSync(process.execPath, ['--import', at('no-three.mjs'), bin, ...args], { cwd: work, encoding: 'utf8' });
+  writeFileSync(at(`${name}.mjs`), `import { register } from 'node:module';\nregister('./${name}-hooks.mjs', import.meta.url);\n`);
+  return (args) => {
+    const r = spawnSync(process.execPath, ['--import', at(`${name}.mjs`), bin, ...args], { cwd: work, encoding: 'utf8' });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+}
+
+test('--version, --help and a mistake in the options load neither glTF-Transform nor three.js', () => {
+  const hooked = refusing('no-gltf', /^(@gltf-transform\/|three$|three\/)/);
+  const version = hooked(['--version']);
+  assert.equal(version.code, 0, version.stderr);
+  assert.equal(version.stdout.trim(), JSON.parse(readFileSync(join(root, 'cli', 'package.json'), 'utf8')).version);
+  const help = hooked(['--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /--method <m> +auto, naive, grid-r, grid-2r, bcc, kdtree, grid \(default auto\)/);
+  const mistake = hooked(['a.stl', 'b.glb', '--radius=-1']);
+  assert.equal(mistake.code, 2);
+  assert.match(mistake.stderr, /--radius must be a finite number >= 0/);
+  // the hook works: a weld needs glTF-Transform
+  const weld = hooked([join(models, 'objects', 'gearwheel.bin.stl'), 'gear-refused.glb']);
+  assert.equal(weld.code, 1);
+  assert.match(weld.stderr, /refused: @gltf-transform\/core/);
+  // a wrong method is still a usage error, checked once the module is loaded
+  const method = run(['a.stl', 'b.glb', '--method', 'hex']);
+  assert.equal(method.code, 2);
+  assert.match(method.stderr, /--method must be one of auto, naive, grid-r, grid-2r, bcc, kdtree, grid, got "hex"/);
+});
+
+test('three.js loads only for STL, OBJ and PLY: a glTF weld does without it', () => {
+  const hooked = refusing('no-three', /^three($|\/)/);
   const gear = join(models, 'objects', 'gearwheel.bin.stl');
   const stl = hooked([gear, 'gear-hooked.glb']);
   assert.equal(stl.code, 1, 'the hook refuses three.js, which an STL needs');
-  assert.match(stl.stderr, /three\.js asked for: three/);
+  assert.match(stl.stderr, /refused: three/);
   assert.equal(run([gear, 'gear-plain.glb']).code, 0);
   for (const output of ['gear-hooked.glb', 'gear-hooked.gltf']) {
     const r = hooked(['gear-plain.glb', output]);
