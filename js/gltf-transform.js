@@ -218,11 +218,13 @@ function isUsed(property) {
  * when the run began (for messages).
  */
 function runOf(document, o, who) {
+  const worlds = new Map(); // the nodes' world matrices, made once for the scene's diagonal and the meshes' scales
   return {
     document,
     o,
     who,
-    sceneDiag: o.relative !== undefined && o.relativeTo === 'scene' ? sceneDiagonal(document) : 0,
+    sceneDiag: o.relative !== undefined && o.relativeTo === 'scene' ? sceneDiagonal(document, worlds) : 0,
+    worlds,
     results: new Map(),
     scales: new Map(),
     numbers: null,
@@ -270,7 +272,7 @@ function radiusOf(primitive, points, run) {
   if (radius === undefined) {
     if (o.relativeTo === 'scene') {
       const mesh = parentMesh(primitive);
-      if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh));
+      if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh, run.worlds));
       radius = weldRadius((o.relative * run.sceneDiag) / run.scales.get(mesh));
     } else {
       radius = relativeToRadius(o.relative, diagonal(points, points.length / 3, 3, 3));

@@ -8,7 +8,7 @@ import { isIntegerArray, normalizer } from './points.js';
 // MᵀM, in scalars, until its vector stops moving (a scene of thousands of nodes calls it once per
 // node).
 function stretch(m) {
-  let [v0, v1, v2] = [1, 0.7, 0.3];
+  let v0 = 1, v1 = 0.7, v2 = 0.3;
   let s = 0;
   for (let it = 0; it < 64; it++) {
     const w0 = m[0] * v0 + m[4] * v1 + m[8] * v2;
@@ -20,57 +20,74 @@ function stretch(m) {
     const norm = Math.hypot(u0, u1, u2);
     if (!(norm > 0)) return 0;
     s = Math.sqrt(norm / Math.hypot(v0, v1, v2));
-    const [n0, n1, n2] = [u0 / norm, u1 / norm, u2 / norm];
+    const n0 = u0 / norm, n1 = u1 / norm, n2 = u2 / norm;
     if (n0 === v0 && n1 === v1 && n2 === v2) break; // a fixed point: every further step gives this s
-    [v0, v1, v2] = [n0, n1, n2];
+    v0 = n0, v1 = n1, v2 = n2;
   }
   return s;
+}
+
+// a x b for 4x4 column-major matrices, each sum in the order gl-matrix's mat4.multiply takes it
+// (getWorldMatrix multiplies with it), so that a world matrix made here has the same bits.
+function multiply(a, b) {
+  const out = new Array(16);
+  for (let c = 0; c < 16; c += 4) {
+    const b0 = b[c], b1 = b[c + 1], b2 = b[c + 2], b3 = b[c + 3];
+    for (let r = 0; r < 4; r++) out[c + r] = b0 * a[r] + b1 * a[4 + r] + b2 * a[8 + r] + b3 * a[12 + r];
+  }
+  return out;
 }
 
 // The scenes' bounding-box diagonal in world space, for relativeTo 'scene': the box glTF-Transform's
 // getBounds gives each scene (every drawn vertex of every instance through its world matrix, a mesh
 // instance left out when its box is not finite), without its cost per vertex and instance (seconds
-// on a few thousand instances): each mesh's drawn vertices are decoded once, and an instance whose
-// matrix only scales and moves takes its mesh's box (m0 x + m12, rounded, is monotonic in x).
-export function sceneDiagonal(document) {
+// on a few thousand instances): each mesh's drawn vertices are decoded once, an instance whose
+// matrix only scales and moves takes its mesh's box (m0 x + m12, rounded, is monotonic in x), and
+// the world matrices are made top-down, a node's from its parent's, as getWorldMatrix makes them
+// bottom-up. worlds (a Map) receives them, for meshScale.
+export function sceneDiagonal(document, worlds = new Map()) {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   const meshes = new Map();
-  const world = [0, 0, 0];
-  for (const scene of document.getRoot().listScenes())
-    for (const child of scene.listChildren())
-      child.traverse((node) => {
-        const mesh = node.getMesh();
-        if (!mesh) return;
-        if (!meshes.has(mesh)) meshes.set(mesh, localVertices(mesh));
-        const { points, box } = meshes.get(mesh);
-        if (points === null) return; // a box that no matrix makes finite
-        const m = node.getWorldMatrix();
-        const low = [Infinity, Infinity, Infinity];
-        const high = [-Infinity, -Infinity, -Infinity];
-        const expand = (x, y, z) => {
-          transform(world, x, y, z, m);
-          for (let k = 0; k < 3; k++) low[k] = Math.min(low[k], world[k]), high[k] = Math.max(high[k], world[k]);
-        };
-        if (m[1] === 0 && m[2] === 0 && m[3] === 0 && m[4] === 0 && m[6] === 0 && m[7] === 0 && m[8] === 0 && m[9] === 0 && m[11] === 0 && m[15] === 1) {
-          expand(box[0], box[1], box[2]); // each world axis follows one local axis, up or down
-          expand(box[3], box[4], box[5]);
-        } else {
-          for (let i = 0; i < points.length; i += 3) expand(points[i], points[i + 1], points[i + 2]);
-        }
-        if (!low.every(Number.isFinite) || !high.every(Number.isFinite)) return;
-        for (let k = 0; k < 3; k++) min[k] = Math.min(min[k], low[k]), max[k] = Math.max(max[k], high[k]);
-      });
+  const low = new Float64Array(6); // an instance's box
+  const visit = (node, parent) => {
+    // a scene's root asks glTF-Transform, which also follows a parent node it may have
+    const m = parent ? multiply(parent, node.getMatrix()) : node.getWorldMatrix();
+    worlds.set(node, m);
+    for (const child of node.listChildren()) visit(child, m);
+    const mesh = node.getMesh();
+    if (!mesh) return;
+    if (!meshes.has(mesh)) meshes.set(mesh, localVertices(mesh));
+    const { points, box } = meshes.get(mesh);
+    if (points === null) return; // a box that no matrix makes finite
+    // each world axis follows one local axis, up or down: the box's two corners; else every vertex
+    const axial = m[1] === 0 && m[2] === 0 && m[3] === 0 && m[4] === 0 && m[6] === 0 && m[7] === 0 && m[8] === 0 && m[9] === 0 && m[11] === 0 && m[15] === 1;
+    if (!instanceBox(axial ? box : points, axial ? 6 : points.length, m, low)) return;
+    const [x0, y0, z0, x1, y1, z1] = low;
+    min[0] = Math.min(min[0], x0), min[1] = Math.min(min[1], y0), min[2] = Math.min(min[2], z0);
+    max[0] = Math.max(max[0], x1), max[1] = Math.max(max[1], y1), max[2] = Math.max(max[2], z1);
+  };
+  for (const scene of document.getRoot().listScenes()) for (const child of scene.listChildren()) visit(child, null);
   return Number.isFinite(min[0]) ? Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) : 0;
 }
 
-// out = the point (x, y, z) through the 4x4 column-major matrix m, divided by w (1 where w is 0 or
-// NaN), as gl-matrix's transformMat4 computes it.
-function transform(out, x, y, z, m) {
-  const w = m[3] * x + m[7] * y + m[11] * z + m[15] || 1;
-  out[0] = (m[0] * x + m[4] * y + m[8] * z + m[12]) / w;
-  out[1] = (m[1] * x + m[5] * y + m[9] * z + m[13]) / w;
-  out[2] = (m[2] * x + m[6] * y + m[10] * z + m[14]) / w;
+// The box of the points [0, end) of from (x, y, z each) through the 4x4 column-major matrix m, each
+// divided by w (1 where w is 0 or NaN) as gl-matrix's transformMat4 computes it, into out (low x, y,
+// z, high x, y, z); false when it is not finite.
+function instanceBox(from, end, m, out) {
+  const [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15] = m;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = 0; i < end; i += 3) {
+    const x = from[i], y = from[i + 1], z = from[i + 2];
+    const w = m3 * x + m7 * y + m11 * z + m15 || 1;
+    const wx = (m0 * x + m4 * y + m8 * z + m12) / w;
+    const wy = (m1 * x + m5 * y + m9 * z + m13) / w;
+    const wz = (m2 * x + m6 * y + m10 * z + m14) / w;
+    x0 = Math.min(x0, wx), y0 = Math.min(y0, wy), z0 = Math.min(z0, wz);
+    x1 = Math.max(x1, wx), y1 = Math.max(y1, wy), z1 = Math.max(z1, wz);
+  }
+  out[0] = x0, out[1] = y0, out[2] = z0, out[3] = x1, out[4] = y1, out[5] = z1;
+  return Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(z0) && Number.isFinite(x1) && Number.isFinite(y1) && Number.isFinite(z1);
 }
 
 // A mesh's drawn vertices (each primitive's indexed ones, or all), decoded as its shader sees them
@@ -78,7 +95,7 @@ function transform(out, x, y, z, m) {
 // has no vertex, since no instance of it then has a finite box.
 function localVertices(mesh) {
   const parts = [];
-  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  const box = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
   for (const primitive of mesh.listPrimitives()) {
     const position = primitive.getAttribute('POSITION');
     if (!position) continue;
@@ -108,11 +125,12 @@ function localVertices(mesh) {
 }
 
 // A world-space radius in a mesh's own units: divided by the largest stretch of the nodes that
-// draw it, so that no merge exceeds the radius in world space under any of them.
-export function meshScale(mesh) {
+// draw it, so that no merge exceeds the radius in world space under any of them. worlds: the world
+// matrices sceneDiagonal made (a node it did not reach asks glTF-Transform).
+export function meshScale(mesh, worlds = new Map()) {
   let largest = 0;
   for (const parent of mesh?.listParents() ?? []) {
-    if (parent.propertyType === PropertyType.NODE) largest = Math.max(largest, stretch(parent.getWorldMatrix()));
+    if (parent.propertyType === PropertyType.NODE) largest = Math.max(largest, stretch(worlds.get(parent) ?? parent.getWorldMatrix()));
   }
   return largest > 0 ? largest : 1;
 }

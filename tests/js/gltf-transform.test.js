@@ -631,10 +631,14 @@ test("the scene's diagonal and each mesh's stretch are glTF-Transform getBounds'
   fc.assert(
     fc.property(scene, (description) => {
       const document = documentOf(description);
-      assert.equal(sceneDiagonal(document), boundsDiagonal(document));
+      const worlds = new Map();
+      assert.equal(sceneDiagonal(document, worlds), boundsDiagonal(document));
+      // the world matrices made top-down have getWorldMatrix's bits (-0 apart from +0)
+      for (const node of document.getRoot().listNodes()) if (worlds.has(node)) assert.deepStrictEqual(worlds.get(node), node.getWorldMatrix());
       for (const mesh of document.getRoot().listMeshes()) {
         const largest = Math.max(0, ...mesh.listParents().filter((p) => p.propertyType === 'Node').map((node) => stretch(node.getWorldMatrix())));
         assert.equal(meshScale(mesh), largest > 0 ? largest : 1);
+        assert.equal(meshScale(mesh, worlds), largest > 0 ? largest : 1);
       }
     }),
     { numRuns: runs, size: 'max' },
