@@ -265,15 +265,23 @@ export function weldPrimitive(primitive, options) {
   return weldOne(primitive, runOf(Document.fromGraph(primitive.getGraph()), o, 'weldPrimitive'));
 }
 
+// What a primitive's radius is divided by: its mesh's largest stretch for a radius relative to the
+// scene, else 1.
+function scaleOf(primitive, run) {
+  const { o } = run;
+  if (o.radius !== undefined || o.relativeTo !== 'scene') return 1;
+  const mesh = parentMesh(primitive);
+  if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh, run.worlds));
+  return run.scales.get(mesh);
+}
+
 // The radius of a primitive's weld, from the options.
 function radiusOf(primitive, points, run) {
   const { o } = run;
   let radius = o.radius;
   if (radius === undefined) {
     if (o.relativeTo === 'scene') {
-      const mesh = parentMesh(primitive);
-      if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh, run.worlds));
-      radius = weldRadius((o.relative * run.sceneDiag) / run.scales.get(mesh));
+      radius = weldRadius((o.relative * run.sceneDiag) / scaleOf(primitive, run));
     } else {
       radius = relativeToRadius(o.relative, diagonal(points, points.length / 3, 3, 3));
     }
@@ -302,8 +310,9 @@ function weldOne(primitive, run) {
   const draw = drawList(primitive, vertexCount);
   if (draw.skip) return skip(draw.skip);
 
-  // primitives drawing the same arrays the same way weld to the same result: share it
-  const key = [primitive.getMode(), primitive.getIndices(), ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
+  // primitives drawing the same arrays the same way, within the same radius, weld to the same
+  // result: share it (relative to the scene, meshes drawn at different scales take different radii)
+  const key = [primitive.getMode(), primitive.getIndices(), scaleOf(primitive, run), ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
   if (!run.results.has(position)) run.results.set(position, []);
   const sameArrays = run.results.get(position);
   let result = sameArrays.find((r) => r.key.length === key.length && r.key.every((v, i) => v === key[i])) ?? null;

@@ -540,6 +540,36 @@ test('primitives that cannot be welded are skipped with a logged reason', async 
   assert.deepEqual(Array.from(badIndex.getIndices().getArray()), [0, 1, 7], 'a skipped primitive is left as it was');
 });
 
+test("relativeTo 'scene': one accessor drawn at two scales welds within each scale's radius, and node scales far from 1 keep theirs", async () => {
+  const quiet = (d) => d.setLogger(new Logger(Logger.Verbosity.SILENT));
+  // four triangles whose corners lie 0.01 apart, drawn at scale 1 and at scale 100: the world radius
+  // (1e-4 of the scene's diagonal, about 0.042) merges the first mesh's corners, not the second's
+  const positions = [];
+  for (let t = 0; t < 4; t++) positions.push(t * 1.01, 0, 0, t * 1.01 + 1, 0, 0, t * 1.01, 1, 0);
+  for (const share of [false, true]) {
+    const document = quiet(new Document());
+    const buffer = document.createBuffer();
+    const position = document.createAccessor().setType('VEC3').setArray(new Float32Array(positions)).setBuffer(buffer);
+    const small = document.createMesh('small').addPrimitive(document.createPrimitive().setAttribute('POSITION', position));
+    const big = document.createMesh('big').addPrimitive(document.createPrimitive().setAttribute('POSITION', share ? position : position.clone()));
+    document.createScene().addChild(document.createNode().setMesh(small)).addChild(document.createNode().setMesh(big).setScale([100, 100, 100]).setTranslation([0, 5, 0]));
+    await document.transform(weld({ relativeTo: 'scene', relative: 1e-4 }));
+    const counts = document.getRoot().listMeshes().map((m) => m.listPrimitives()[0].getAttribute('POSITION').getCount());
+    assert.deepEqual(counts, [9, 12], share ? 'one accessor in both meshes' : 'an accessor each');
+  }
+  // a node scale of 1e160 or 1e-200: the radius in the mesh's units is the one at scale 1
+  const radii = [1, 1e150, 1e160, 1e-200].map((scale) => {
+    const document = quiet(new Document());
+    const primitive = document.createPrimitive().setAttribute('POSITION', document.createAccessor().setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0])).setBuffer(document.createBuffer()));
+    document.createScene().addChild(document.createNode().setMesh(document.createMesh().addPrimitive(primitive)).setScale([scale, scale, scale]));
+    const report = weldPrimitive(primitive, { relativeTo: 'scene', relative: 0.1 });
+    assert.deepEqual(report.vertices, [6, 4], `scale ${scale}`);
+    return report.radius;
+  });
+  for (const r of radii.slice(1)) assert.ok(Math.abs(r / radii[0] - 1) < 1e-12, `${r} against ${radii[0]}`);
+});
+
 test("relativeTo 'scene' measures the scenes' diagonal and divides by the nodes' scale", async () => {
   const document = documentOf({ box: new THREE.BoxGeometry(1, 1, 1).toNonIndexed() }, { jitter: 1e-3 });
   const node = document.getRoot().listNodes()[0];
@@ -615,7 +645,15 @@ test("the scene's diagonal and each mesh's stretch are glTF-Transform getBounds'
     }
     return Number.isFinite(min[0]) ? Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) : 0;
   };
+  // the 64 steps on the matrix brought near 1 by a power of two, always (each step scales exactly by
+  // it, so where nothing overflows these are the bits of the steps on the matrix itself)
   const stretch = (m) => {
+    const largest = Math.max(...[0, 1, 2, 4, 5, 6, 8, 9, 10].map((i) => Math.abs(m[i])));
+    const k = largest > 0 && Number.isFinite(largest) ? Math.round(Math.log2(largest)) : 0;
+    const half = [Math.ceil(k / 2), Math.floor(k / 2)];
+    return steps(m.map((v) => v * 2 ** -half[0] * 2 ** -half[1])) * 2 ** half[0] * 2 ** half[1];
+  };
+  const steps = (m) => {
     let v = [1, 0.7, 0.3];
     let s = 0;
     for (let it = 0; it < 64; it++) {
