@@ -119,8 +119,12 @@ function indicesOf(geometry) {
   const index = geometry.getIndex();
   if (!index) return null;
   const array = index.array;
-  const indices = array instanceof Uint16Array || array instanceof Uint32Array || array instanceof Uint8Array ? array : Uint32Array.from(array);
-  return indices.length === index.count ? indices : indices.subarray(0, index.count);
+  if (array instanceof Uint16Array || array instanceof Uint32Array || array instanceof Uint8Array) {
+    return array.length === index.count ? array : array.subarray(0, index.count);
+  }
+  // any other array (Int32Array, Float32Array, plain numbers): its values as they are, which the
+  // weld checks (a negative or fractional one is refused by name, not wrapped or truncated)
+  return Array.from({ length: index.count }, (_, j) => array[j]);
 }
 const percent = (part, whole) => `${whole ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 const thousands = (n) => n.toLocaleString('en-US');
@@ -199,6 +203,13 @@ export function weldGeometry(geometry, options) {
       throw failure(RangeError, WHO,
         `attribute '${name}' has ${geometry.attributes[name].count} items, but position has ${vertexCount}`);
     }
+  }
+  for (const [name, targets] of Object.entries(geometry.morphAttributes)) {
+    targets.forEach((target, k) => {
+      if (typeof target?.count === 'number' && target.count !== vertexCount) {
+        throw failure(RangeError, WHO, `morph attribute '${name}[${k}]' has ${target.count} items, but position has ${vertexCount}`);
+      }
+    });
   }
 
   // which attributes decide a match, and their tolerances

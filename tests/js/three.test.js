@@ -382,6 +382,22 @@ test('bad geometries and options are refused with the bad value named', () => {
   assert.throws(() => boundaryEdges(badIndex), /^RangeError: meshweld: boundaryEdges: indices\[5\] = 999 is out of range \(24 vertices\)$/);
   assert.throws(() => boundaryEdges(new THREE.BufferGeometry()), /^RangeError: meshweld: boundaryEdges: the geometry has no position attribute$/);
   assert.throws(() => boundaryEdges(box.getAttribute('position')), /boundaryEdges: geometry must be a three.js BufferGeometry, got /);
+  // an index of another array type: its values as they are, not wrapped or truncated
+  const other = new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]), 3));
+  other.setIndex(new THREE.BufferAttribute(new Float32Array([0, 1.5, 2]), 1));
+  assert.throws(() => weldGeometry(other, { attributes: 'position' }), /^RangeError: meshweld: weldGeometry: indices\[1\] must be a vertex index \(an integer >= 0\), got 1.5$/);
+  other.setIndex(new THREE.BufferAttribute(new Int16Array([0, 1, -1]), 1));
+  assert.throws(() => weldGeometry(other, { attributes: 'position' }), /^RangeError: meshweld: weldGeometry: indices\[2\] must be a vertex index \(an integer >= 0\), got -1$/);
+  other.setIndex(new THREE.BufferAttribute(new Int32Array([0, 1, 3]), 1));
+  const asInt32 = weldGeometry(other, { attributes: 'position' });
+  other.setIndex(new THREE.BufferAttribute(new Uint32Array([0, 1, 3]), 1));
+  assert.deepEqual([...asInt32.index.array], [...weldGeometry(other, { attributes: 'position' }).index.array]);
+  // a morph target of another length is refused whether or not it decides a match
+  const morphed = box.toNonIndexed();
+  morphed.morphAttributes.position = [new THREE.BufferAttribute(new Float32Array(9), 3)];
+  for (const attributes of ['all', 'position', { normal: 0.1 }]) {
+    assert.throws(() => weldGeometry(morphed, { attributes }), /^RangeError: meshweld: weldGeometry: morph attribute 'position\[0\]' has 3 items, but position has 36$/);
+  }
   // the module keeps working
   assert.equal(vertices(weldGeometry(box, { attributes: 'position' })), 8);
 });
