@@ -123,7 +123,7 @@ export function radiusValue(radius, who) {
 
 /** dim, method and store, checked together; numbers as the C library takes them. */
 export function weldMode(options, who) {
-  const dim = options.dim ?? 3;
+  const dim = options.dim === undefined ? 3 : options.dim;
   if (dim !== 2 && dim !== 3) throw failure(refusal(dim, 'number'), who, `dim must be 2 or 3, got ${describe(dim)}`);
   const methodName = choice(options.method, 'method', methods, 'auto', who);
   if ((methodName === 'hex' && dim !== 2) || (methodName === 'bcc' && dim !== 3)) {

@@ -55,11 +55,11 @@ function parseOptions(options, who) {
   const o = {
     radius: undefined,
     relative: undefined,
-    relativeTo: options.relativeTo ?? 'primitive',
+    relativeTo: options.relativeTo === undefined ? 'primitive' : options.relativeTo,
     tolerances: {},
-    removeDegenerate: options.removeDegenerate ?? true,
-    removeDuplicates: options.removeDuplicates ?? false,
-    method: options.method ?? 'auto',
+    removeDegenerate: options.removeDegenerate === undefined ? true : options.removeDegenerate,
+    removeDuplicates: options.removeDuplicates === undefined ? false : options.removeDuplicates,
+    method: options.method === undefined ? 'auto' : options.method,
   };
   if (options.radius !== undefined && options.relative !== undefined) {
     throw fail(who, `give radius (absolute) or relative (a fraction of the bounding-box diagonal), not both`);
@@ -75,7 +75,7 @@ function parseOptions(options, who) {
   if (!METHODS.includes(o.method)) {
     throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`, refusal(o.method, 'string'));
   }
-  const tolerances = options.tolerances ?? {};
+  const tolerances = options.tolerances === undefined ? {} : options.tolerances;
   if (tolerances === null || typeof tolerances !== 'object' || Array.isArray(tolerances)) {
     throw fail(who, `tolerances must be an object of glTF semantic to tolerance, got ${describe(tolerances)}`, TypeError);
   }
@@ -96,9 +96,9 @@ function parseOptions(options, who) {
 
 // The tolerance of an attribute: its own entry, its family's (TEXCOORD for TEXCOORD_1), the default.
 function toleranceOf(semantic, tolerances) {
-  if (semantic in tolerances) return tolerances[semantic];
+  if (Object.hasOwn(tolerances, semantic)) return tolerances[semantic];
   const family = semantic.replace(/_\d+$/, '');
-  if (family in tolerances) return tolerances[family];
+  if (Object.hasOwn(tolerances, family)) return tolerances[family];
   return DEFAULT_TOLERANCES[family] ?? 0;
 }
 

@@ -88,7 +88,7 @@ export class Welder {
     const who = 'Welder.add';
     const welder = this.#live(who);
     const o = checkOptions(options, who, ADD_OPTIONS);
-    const stride = strideOption(o.stride ?? this.#stride, this.#dim, who);
+    const stride = strideOption(o.stride === undefined ? this.#stride : o.stride, this.#dim, who);
     const normalized = boolean(o.normalized, 'normalized', this.#normalized, who);
     return withFrame((frame) => {
       let staged = stagePoints(frame, points, { stride, normalized, who });
@@ -150,14 +150,16 @@ export function countClosePairs(points, options) {
   const { radius } = radiusOption(o, who);
   const { dim } = weldMode({ dim: o.dim }, who);
   const stride = strideOption(o.stride, dim, who);
-  const limit = o.limit ?? 0;
+  const limit = o.limit === undefined ? 0 : o.limit;
   if (!Number.isInteger(limit) || limit < 0) {
     throw failure(refusal(limit, 'number'), who, `limit must be an integer >= 0 (0: no limit), got ${describe(limit)}`);
   }
+  // (the count stops at 2^32 - 1 in any case: a larger limit is that one, not its low 32 bits)
+  const counted = Math.min(limit, 2 ** 32 - 1);
   return withFrame((frame) => {
     const staged = stagePoints(frame, points, { stride, normalized: boolean(o.normalized, 'normalized', false, who), who });
     const result = frame.alloc(4);
-    const code = core().meshweld_countClosePairs(result, staged.pointer, staged.count, stride * 4, dim, radius, limit);
+    const code = core().meshweld_countClosePairs(result, staged.pointer, staged.count, stride * 4, dim, radius, counted);
     if (code === ERROR.NonFinite) {
       const heap = view(Float32Array, staged.pointer, staged.count * stride);
       for (let i = 0; i < staged.count; i++)

@@ -40,6 +40,11 @@ export function cells(point, options) {
   if (!point || typeof point.length !== 'number' || point.length < mode.dim) {
     throw failure(TypeError, who, `point must hold ${mode.dim} numbers, got ${describe(point)}`);
   }
+  for (let a = 0; a < mode.dim; a++) {
+    const v = point[a];
+    if (typeof v !== 'number') throw failure(TypeError, who, `point[${a}] must be a number, got ${describe(v)}`);
+    if (!Number.isFinite(Math.fround(v))) throw failure(RangeError, who, `point[${a}] must be finite as a float32, got ${describe(v)}`);
+  }
   return withFrame((frame) => {
     const keys = frame.alloc(27 * 12);
     const size = frame.alloc(8);

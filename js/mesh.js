@@ -2,7 +2,7 @@
 // rewritten through the remap, and the attributes compacted to the kept vertices.
 import { ERROR, Info, copyOut, core, readStruct, view, withFrame } from './heap.js';
 import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, refusal, strideOption, weldMode } from './check.js';
-import { isDetached, isIntegerArray, normalizer, stagePoints } from './points.js';
+import { isIntegerArray, normalizer, stagePoints, unreadable } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 import { firstOfEach, firstOfEachIn, gatherItems } from './gather.js';
 
@@ -31,7 +31,8 @@ function checkIndices(indices, corners, primitive, who) {
   if (!typed && !Array.isArray(indices)) {
     throw failure(TypeError, who, `indices must be a Uint32Array, Uint16Array, Uint8Array, an array of integers or null, got ${describe(indices)}`);
   }
-  if (typed && isDetached(indices.buffer)) throw failure(TypeError, who, `indices are a ${indices.constructor.name} over a detached ArrayBuffer`);
+  const why = typed ? unreadable(indices) : null;
+  if (why) throw failure(TypeError, who, `indices are a ${indices.constructor.name} ${why}`);
   if (indices.length % corners !== 0) {
     throw failure(RangeError, who, `index count ${indices.length} is not a multiple of ${corners} (${primitive})`);
   }
@@ -53,9 +54,11 @@ function checkAttributes(attributes, vertexCount, who) {
     if (!attribute || !ArrayBuffer.isView(attribute.array) || attribute.array instanceof DataView || !Number.isInteger(attribute.itemSize) || attribute.itemSize < 1) {
       throw failure(TypeError, who, `attribute '${name}' must be { array: a typed array, itemSize: an integer >= 1 }, got ${describe(attribute)}`);
     }
-    if (isDetached(attribute.array.buffer)) {
-      throw failure(TypeError, who, `attribute '${name}' is a ${attribute.array.constructor.name} over a detached ArrayBuffer`);
+    if (attribute.normalized !== undefined && typeof attribute.normalized !== 'boolean') {
+      throw failure(TypeError, who, `attribute '${name}': normalized must be true or false, got ${describe(attribute.normalized)}`);
     }
+    const why = unreadable(attribute.array);
+    if (why) throw failure(TypeError, who, `attribute '${name}' is a ${attribute.array.constructor.name} ${why}`);
     if (attribute.array.length !== vertexCount * attribute.itemSize) {
       throw failure(RangeError, who, `attribute '${name}' has ${attribute.array.length} values, expected ${vertexCount} x ${attribute.itemSize}`);
     }
@@ -69,10 +72,14 @@ function checkTolerances(tolerances, attributes, who) {
     throw failure(TypeError, who, `tolerances must be an object of attribute name to tolerance, got ${describe(tolerances)}`);
   }
   for (const [name, t] of Object.entries(tolerances)) {
-    if (!(name in attributes)) {
+    if (!Object.hasOwn(attributes, name)) {
       throw failure(RangeError, who, `tolerance for '${name}', which is not among the attributes (${Object.keys(attributes).join(', ') || 'none given'})`);
     }
     distance(t, `tolerance of '${name}'`, who);
+    const array = attributes[name].array;
+    if (array instanceof BigInt64Array || array instanceof BigUint64Array) {
+      throw failure(TypeError, who, `attribute '${name}' is a ${array.constructor.name}: a tolerance compares numbers (carry it without one)`);
+    }
     if (attributes[name].itemSize > 16) throw failure(RangeError, who, `attribute '${name}' has ${attributes[name].itemSize} components, more than the 16 a tolerance can compare`);
   }
   return tolerances;
@@ -183,6 +190,7 @@ export function boundaryEdgesAs(who, indices, vertexCount) {
     out[o + 1] = a < b ? b : a;
   };
   if (!source) { // a soup shares no vertex: every edge is open
+    if (2 * count > 2 ** 32 - 1) throw failure(RangeError, who, `a soup of ${vertexCount} vertices has ${count} open edges, more than one array can list`);
     const out = new Uint32Array(2 * count);
     for (let k = 0; k < count; k++) put(out, 2 * k, k);
     return out;

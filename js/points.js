@@ -65,7 +65,7 @@ export class PointBuffer {
   }
 }
 
-export function isDetached(buffer) {
+function isDetached(buffer) {
   if ('detached' in buffer) return buffer.detached;
   try {
     new Uint8Array(buffer); // throws on a detached buffer
@@ -75,14 +75,27 @@ export function isDetached(buffer) {
   }
 }
 
+/**
+ * Why a typed array cannot be read, or null: its buffer detached, or a resizable buffer shrunk
+ * below the end of a fixed-length view (which then reads as empty, and throws when copied).
+ */
+export function unreadable(array) {
+  if (isDetached(array.buffer)) return 'over a detached ArrayBuffer';
+  try {
+    array.keys(); // validates the view: throws when it lies past the end of its buffer
+    return null;
+  } catch {
+    return 'past the end of its resizable ArrayBuffer';
+  }
+}
+
 /** Checks the kind of a points argument; returns its length in values. */
 export function pointsLength(points, who, name = 'points') {
   if (points instanceof PointBuffer) return points.length;
   const typed = points instanceof Float32Array || points instanceof Float64Array || isIntegerArray(points);
   if (!typed && !Array.isArray(points)) throw failure(TypeError, who, `${name} must be ${ACCEPTED}, got ${describe(points)}`);
-  if (typed && points.length === 0 && isDetached(points.buffer)) {
-    throw failure(TypeError, who, `${name} are a ${points.constructor.name} over a detached ArrayBuffer`);
-  }
+  const why = typed && points.length === 0 ? unreadable(points) : null;
+  if (why) throw failure(TypeError, who, `${name} are a ${points.constructor.name} ${why}`);
   return points.length;
 }
 
@@ -101,6 +114,9 @@ export function stagePoints(frame, points, { stride, normalized = false, who, na
   }
   const count = length / stride;
   if (count >= 2 ** 32 - 1) throw failure(RangeError, who, `too many ${element}s: ${count}`);
+  // a view of the module's own memory that is not a PointBuffer's (its buffer seen through another
+  // type): allocating may grow the memory and detach it, so it is copied out first
+  if (ArrayBuffer.isView(points) && !(points instanceof Float32Array) && points.buffer === core().memory.buffer) points = points.slice();
   const scale = normalized ? normalizer(points) : null;
   const value = (at, axis) => {
     const raw = points instanceof PointBuffer ? points.array[at * stride + axis] : points[at * stride + axis];

@@ -727,6 +727,12 @@ test('bad options throw, naming the function, the option and the value', () => {
     [() => weld({ relativeTo: 1 }), TypeError, /^meshweld: weld: relativeTo must be 'primitive' or 'scene', got 1$/],
     [() => weld({ method: 1 }), TypeError, /^meshweld: weld: unknown method 1/],
     [() => weld({ relativeTo: 'world' }), RangeError, /relativeTo/],
+    // null is a value of the wrong type, not a request for the default
+    [() => weld({ relativeTo: null }), TypeError, /^meshweld: weld: relativeTo must be 'primitive' or 'scene', got null$/],
+    [() => weld({ removeDegenerate: null }), TypeError, /^meshweld: weld: removeDegenerate must be a boolean, got null$/],
+    [() => weld({ removeDuplicates: null }), TypeError, /^meshweld: weld: removeDuplicates must be a boolean, got null$/],
+    [() => weld({ method: null }), TypeError, /^meshweld: weld: unknown method null/],
+    [() => weld({ tolerances: null }), TypeError, /^meshweld: weld: tolerances must be an object/],
   ];
   for (const [call, Type, message] of made) assert.throws(call, (e) => e instanceof Type && message.test(e.message));
 });

@@ -4,7 +4,7 @@
 // rows for the C library. The last test fills the WebAssembly memory: keep it last.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ready, weld, Welder, PointBuffer, weldMesh, countClosePairs, memoryBytes, methods, stores, bound } from '../../js/index.js';
+import { ready, weld, Welder, PointBuffer, weldMesh, countClosePairs, memoryBytes, methods, stores, bound, boundaryEdges } from '../../js/index.js';
 import { weldProblems, naiveRemap } from '../soak.mjs';
 
 await ready;
@@ -338,13 +338,26 @@ test('detached buffers: a TypeError that says so, in every entry point, and noth
   w.dispose();
   throwsNaming(() => countClosePairs(detach(new Float32Array(6)), { radius: 1 }), TypeError, /countClosePairs: points are a Float32Array over a detached/);
   throwsNaming(() => weldMesh(detach(new Float32Array(9)), null, { radius: 1 }), TypeError, /detached ArrayBuffer/);
-  // proposed: the mesh's other buffers are named too (today: a TypeError from TypedArray.set, and
-  // a RangeError "attribute 'normal' has 0 values, expected 3 x 3")
+  // the mesh's other buffers are named too
   throwsNaming(() => weldMesh(new Float32Array(9), detach(new Uint32Array(3)), { radius: 1 }), TypeError, /weldMesh: indices are a Uint32Array over a detached ArrayBuffer/);
   throwsNaming(
     () => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { normal: { array: detach(new Float32Array(9)), itemSize: 3 } } }),
     TypeError,
     /weldMesh: attribute 'normal' is a Float32Array over a detached ArrayBuffer/,
+  );
+  // a fixed-length view of a resizable buffer shrunk below its end reads as empty: named too
+  const shrunk = (Type, length) => {
+    const buffer = new ArrayBuffer(length * Type.BYTES_PER_ELEMENT, { maxByteLength: 2 * length * Type.BYTES_PER_ELEMENT });
+    const array = new Type(buffer, 0, length);
+    buffer.resize(Type.BYTES_PER_ELEMENT);
+    return array;
+  };
+  throwsNaming(() => weld(shrunk(Float32Array, 6), { radius: 1 }), TypeError, /^meshweld: weld: points are a Float32Array past the end of its resizable ArrayBuffer$/);
+  throwsNaming(() => weldMesh(new Float32Array(9), shrunk(Uint32Array, 3), { radius: 1 }), TypeError, /weldMesh: indices are a Uint32Array past the end of its resizable ArrayBuffer/);
+  throwsNaming(
+    () => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { normal: { array: shrunk(Float32Array, 9), itemSize: 3 } } }),
+    TypeError,
+    /weldMesh: attribute 'normal' is a Float32Array past the end of its resizable ArrayBuffer/,
   );
 });
 
@@ -359,15 +372,26 @@ test('a view of the module\'s own memory (PointBuffer.array) welds like any Floa
     const view = buffer.array;
     for (let i = 0; i < length; i += stride) view.set([(i / stride) % 7, 0, 0], i);
     const direct = weld(buffer, { radius: 0.5, stride, store: 'precise' });
-    // today: TypeError "Cannot perform %TypedArray%.prototype.set on a detached ArrayBuffer", and the
-    // staging copy is never freed
     const viaView = weld(view, { radius: 0.5, stride, store: 'precise' });
     assert.deepEqual([...viaView.remap], [...direct.remap]);
+
     assert.equal(direct.count, 7);
     buffer.free();
     sizes.push(memoryBytes());
   }
   assert.equal(sizes[2], sizes[1], `memory grew from ${sizes[1]} to ${sizes[2]} bytes: each call leaks`);
+  // the same memory seen through another type (quantized values made in place): copied out before
+  // the call allocates; its staged float32 copy is twice its bytes, more than the whole memory
+  const shorts = Math.ceil(memoryBytes() / 2 / stride + 1) * stride;
+  const buffer = new PointBuffer(shorts / 2);
+  const int16 = new Int16Array(buffer.array.buffer, buffer.array.byteOffset, shorts);
+  for (let i = 0; i < shorts; i += stride) int16.set([((i / stride) % 5) * 8000, 0, 0], i);
+  const copy = int16.slice();
+  const viaInt16 = weld(int16, { radius: 0.1, stride, normalized: true });
+  assert.equal(int16.length, 0, 'the call grew the memory, which detached the view');
+  assert.equal(viaInt16.count, 5);
+  assert.deepEqual([...viaInt16.remap], [...weld(copy, { radius: 0.1, stride, normalized: true }).remap]);
+  buffer.free();
 });
 
 test('options and arguments of the wrong kind are refused by name', () => {
@@ -396,6 +420,20 @@ test('options and arguments of the wrong kind are refused by name', () => {
     RangeError,
     /tolerance of 'n' must be a finite number >= 0, got NaN/,
   );
+  // null is a value of the wrong type, not a request for the default
+  throwsNaming(() => weld([0, 0, 0], { radius: 1, dim: null }), TypeError, /weld: dim must be 2 or 3, got null/);
+  throwsNaming(() => countClosePairs([0, 0, 0], { radius: 1, limit: null }), TypeError, /countClosePairs: limit must be an integer >= 0 \(0: no limit\), got null/);
+  throwsNaming(() => new Welder({ radius: 1 }).add([0, 0, 0], { stride: null }), TypeError, /Welder.add: stride must be an integer number of values >= dim \(3\), got null/);
+  // a limit past 2^32 is not read as its low 32 bits (2^32 + 1 once stopped the count at 1)
+  assert.equal(countClosePairs([0, 0, 0, 0, 0, 0, 0, 0, 0], { radius: 1, limit: 2 ** 32 + 1 }), 3);
+  // a tolerance names an attribute of the object itself, not one it inherits
+  throwsNaming(() => weldMesh(new Float32Array(9), null, { radius: 1, attributes: {}, tolerances: { constructor: 1 } }), RangeError,
+    /weldMesh: tolerance for 'constructor', which is not among the attributes \(none given\)/);
+  throwsNaming(() => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { n: { array: new BigInt64Array(3), itemSize: 1 } }, tolerances: { n: 0 } }), TypeError,
+    /weldMesh: attribute 'n' is a BigInt64Array: a tolerance compares numbers/);
+  throwsNaming(() => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { n: { array: new Uint8Array(3), itemSize: 1, normalized: 'yes' } } }), TypeError,
+    /weldMesh: attribute 'n': normalized must be true or false, got the string "yes"/);
+  throwsNaming(() => boundaryEdges(null, 3e9), RangeError, /boundaryEdges: a soup of 3000000000 vertices has 3000000000 open edges, more than one array can list/);
   const w = new Welder({ radius: 1 });
   w.dispose();
   w.dispose();

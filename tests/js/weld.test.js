@@ -186,7 +186,9 @@ test('cells reports the cells each grid method searches, store cell first', () =
   // grid-2r: the store grid is centred on multiples of 2r: (0.31, 0.72) is nearest (0.4, 0.8)
   assert.deepEqual([...cells([0.31, 0.72], { method: 'grid-2r', dim: 2, radius }).keys.slice(0, 3)], [2, 4, 0]);
   assert.equal(cells([0, 0], { method: 'kdtree', dim: 2, radius }).keys.length, 0);
-  assert.throws(() => cells([0, NaN], { dim: 2, radius }), /cells of point \(0, NaN\): a coordinate is NaN or infinite/);
+  assert.throws(() => cells([0, NaN], { dim: 2, radius }), /^RangeError: meshweld: cells: point\[1\] must be finite as a float32, got NaN$/);
+  assert.throws(() => cells([1e39, 0, 0], { radius }), /^RangeError: meshweld: cells: point\[0\] must be finite as a float32, got 1e\+39$/);
+  assert.throws(() => cells(['a', 'b', 'c'], { radius }), /^TypeError: meshweld: cells: point\[0\] must be a number, got the string "a"$/);
   assert.throws(() => cells([0], { dim: 2, radius }), /point must hold 2 numbers/);
 });
 
