@@ -110,13 +110,15 @@ function coreWeld(frame, staged, mode, radius, who, { centroid = false, attribut
   };
 }
 
-// The bits of point i's coordinates (and attribute values), as a key: what 'keep' groups by.
+// The bits of point i's coordinates (and attribute values), -0 read as +0 as everywhere else, as a
+// key: what 'keep' groups by.
 function bitsKey(staged, i, dim, attributes) {
   const bits = view(Uint32Array);
+  const word = (at) => (bits[at] === 0x80000000 ? 0 : bits[at]);
   let key = '';
-  for (let a = 0; a < dim; a++) key += `${bits[(staged.pointer >>> 2) + i * staged.stride + a]},`;
+  for (let a = 0; a < dim; a++) key += `${word((staged.pointer >>> 2) + i * staged.stride + a)},`;
   for (const attribute of attributes ?? [])
-    for (let c = 0; c < attribute.itemSize; c++) key += `${bits[(attribute.pointer >>> 2) + i * attribute.itemSize + c]},`;
+    for (let c = 0; c < attribute.itemSize; c++) key += `${word((attribute.pointer >>> 2) + i * attribute.itemSize + c)},`;
   return key;
 }
 

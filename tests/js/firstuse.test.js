@@ -169,6 +169,8 @@ test('non-finite positions: an error naming the vertex by default, or skipped, o
   const keep = weld(points, { radius: 1e-3, nonFinite: 'keep' });
   assert.deepEqual([...keep.remap], [0, 1, 0, 2, 1, 3], 'the two NaNs with the same bits share an output; numbering by first appearance');
   assert.deepEqual([...keep.positions], [0, 0, 0, NaN, 0, 0, Infinity, 1, 1, 5, 5, 5]);
+  // by their bits, -0 equal to +0 as for every other point
+  assert.deepEqual([...weld([Infinity, 0, 0, Infinity, -0, 0, -0, 0, 0], { radius: 0, nonFinite: 'keep' }).remap], [0, 0, 1]);
   throwsMessage(() => weld(points, { radius: 1, nonFinite: 'ignore' }), RangeError,
     "meshweld: weld: nonFinite must be 'error', 'skip' or 'keep', got the string \"ignore\"");
   // each error suggests only what the call can take: weld 'skip' or 'keep', a Welder 'skip' when
