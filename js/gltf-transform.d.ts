@@ -27,6 +27,11 @@ export interface GltfWeldOptions {
   removeDuplicates?: boolean;
   /** meshweld's method (default 'auto'). */
   method?: 'auto' | 'naive' | 'grid-r' | 'grid-2r' | 'bcc' | 'kdtree' | 'grid';
+  /**
+   * weld() only: called after each primitive with the report weldPrimitive would return; a promise
+   * it returns is awaited before the next primitive.
+   */
+  onPrimitive?: (report: PrimitiveWeldReport | { skipped: string }, primitive: Primitive) => void | Promise<void>;
 }
 
 export interface PrimitiveWeldReport {

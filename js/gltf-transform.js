@@ -13,7 +13,7 @@ import { radiusValue, refusal } from './check.js';
 export { ready };
 
 const NAME = 'meshweld';
-const OPTIONS = ['radius', 'relative', 'relativeTo', 'tolerances', 'removeDegenerate', 'removeDuplicates', 'method'];
+const OPTIONS = ['radius', 'relative', 'relativeTo', 'tolerances', 'removeDegenerate', 'removeDuplicates', 'method', 'onPrimitive'];
 const METHODS = ['auto', 'naive', 'grid-r', 'grid-2r', 'bcc', 'kdtree', 'grid'];
 const { POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN } = Primitive.Mode;
 const MODE_NAMES = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'TRIANGLE_STRIP', 'TRIANGLE_FAN'];
@@ -60,7 +60,12 @@ function parseOptions(options, who) {
     removeDegenerate: options.removeDegenerate === undefined ? true : options.removeDegenerate,
     removeDuplicates: options.removeDuplicates === undefined ? false : options.removeDuplicates,
     method: options.method === undefined ? 'auto' : options.method,
+    onPrimitive: options.onPrimitive,
   };
+  if (o.onPrimitive !== undefined) {
+    if (typeof o.onPrimitive !== 'function') throw fail(who, `onPrimitive must be a function, got ${describe(o.onPrimitive)}`, TypeError);
+    if (who !== 'weld') throw fail(who, 'onPrimitive is an option of the weld() transform, which calls it after each primitive');
+  }
   if (options.radius !== undefined && options.relative !== undefined) {
     throw fail(who, `give radius (absolute) or relative (a fraction of the bounding-box diagonal), not both`);
   }
@@ -227,8 +232,10 @@ function runOf(document, o, who) {
     worlds,
     results: new Map(),
     scales: new Map(),
+    drawn: new Map(), // mesh -> whether a scene draws it (relativeTo 'scene')
     numbers: null,
     met: new Set(), // the accessors of the primitives welded so far, as they were
+    left: new Set(), // the accessors they used, to dispose at the end where nothing uses them (disposeUnused)
   };
 }
 
@@ -262,14 +269,39 @@ export function weldPrimitive(primitive, options) {
   if (!primitive || primitive.propertyType !== PropertyType.PRIMITIVE) {
     throw fail('weldPrimitive', `needs a glTF-Transform Primitive, got ${describe(primitive)}`, TypeError);
   }
-  return weldOne(primitive, runOf(Document.fromGraph(primitive.getGraph()), o, 'weldPrimitive'));
+  const run = runOf(Document.fromGraph(primitive.getGraph()), o, 'weldPrimitive');
+  const report = weldOne(primitive, run);
+  disposeUnused(run);
+  return report;
+}
+
+// The accessors the run's primitives stopped using, disposed once nothing else uses them: at the end
+// of the run, one look at each, since listing the users of an accessor that thousands of
+// primitives share costs as many steps.
+function disposeUnused(run) {
+  for (const accessor of run.left) if (!accessor.isDisposed() && !isUsed(accessor)) accessor.dispose();
+  run.left.clear();
+}
+
+// Whether a primitive's radius is relative to the scenes' diagonal: relativeTo 'scene', and its
+// mesh drawn by a node of a scene (a mesh no scene draws has no world space: its own diagonal, with
+// a warning, once per mesh).
+function sceneRelative(primitive, run) {
+  const { o } = run;
+  if (o.radius !== undefined || o.relativeTo !== 'scene') return false;
+  const mesh = parentMesh(primitive);
+  if (!run.drawn.has(mesh)) {
+    const drawn = (mesh?.listParents() ?? []).some((p) => p.propertyType === PropertyType.NODE && run.worlds.has(p));
+    run.drawn.set(mesh, drawn);
+    if (!drawn) run.document.getLogger().warn(`${NAME}: ${mesh ? meshLabel(mesh, run) : label(primitive, run)} is drawn by no scene: its radius is relative to its own diagonal`);
+  }
+  return run.drawn.get(mesh);
 }
 
 // What a primitive's radius is divided by: its mesh's largest stretch for a radius relative to the
 // scene, else 1.
 function scaleOf(primitive, run) {
-  const { o } = run;
-  if (o.radius !== undefined || o.relativeTo !== 'scene') return 1;
+  if (!sceneRelative(primitive, run)) return 1;
   const mesh = parentMesh(primitive);
   if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh, run.worlds));
   return run.scales.get(mesh);
@@ -280,7 +312,7 @@ function radiusOf(primitive, points, run) {
   const { o } = run;
   let radius = o.radius;
   if (radius === undefined) {
-    if (o.relativeTo === 'scene') {
+    if (sceneRelative(primitive, run)) {
       radius = weldRadius((o.relative * run.sceneDiag) / scaleOf(primitive, run));
     } else {
       radius = relativeToRadius(o.relative, diagonal(points, points.length / 3, 3, 3));
@@ -418,7 +450,7 @@ function weldOne(primitive, run) {
   if (draw.converted) logger.info(`${NAME}: ${label(primitive, run)}: ${draw.converted}`);
   for (const accessor of old) {
     run.met.add(accessor);
-    if (!isUsed(accessor)) accessor.dispose();
+    run.left.add(accessor);
   }
 
   const elementsAfter = result.out === null ? result.keep.length : result.out.length / per;
@@ -433,10 +465,12 @@ function weldOne(primitive, run) {
     disposed: false,
   };
   if (elementsAfter === 0) {
-    const dropped = primitive.listAttributes();
+    // its index, attributes and morph targets' attributes go too, where nothing else uses them
+    const dropped = [primitive.getIndices(), ...primitive.listAttributes(), ...primitive.listTargets().flatMap((t) => t.listAttributes())];
     const where = label(primitive, run);
+    for (const target of primitive.listTargets()) target.dispose();
     primitive.dispose();
-    for (const accessor of dropped) if (!isUsed(accessor)) accessor.dispose();
+    for (const accessor of dropped) if (accessor) run.left.add(accessor);
     report.disposed = true;
     logger.info(`${NAME}: ${where}: every ${report.mode === 'POINTS' ? 'point' : 'element'} collapsed; the primitive was removed`);
   }
@@ -462,6 +496,7 @@ export function weld(options) {
       const total = { vertices: [0, 0], triangles: [0, 0], lines: [0, 0], points: [0, 0], skipped: 0, degenerate: 0, duplicates: 0 };
       for (const primitive of mesh.listPrimitives()) {
         const r = weldOne(primitive, run);
+        if (o.onPrimitive) await o.onPrimitive(r, primitive);
         if (r.skipped) {
           total.skipped++;
           continue;
@@ -487,6 +522,7 @@ export function weld(options) {
         mesh.dispose();
       }
     }
+    disposeUnused(run);
   };
   Object.defineProperty(transform, 'name', { value: NAME });
   return transform;

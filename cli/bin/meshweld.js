@@ -8,7 +8,7 @@ import { INPUTS, OUTPUTS, UserError, formatOf } from '../kinds.js';
 // glTF-Transform, the module and the file formats load once the options are read: --version,
 // --help and a mistake in the options do not wait for them.
 const load = () => Promise.all([import('@gltf-transform/core'), import('meshweld'), import('meshweld/gltf-transform'), import('../formats.js')])
-  .then(([{ Logger }, { methods }, { ready, weldPrimitive }, { measure, readMesh, writeMesh }]) => ({ Logger, methods, ready, weldPrimitive, measure, readMesh, writeMesh }));
+  .then(([{ Logger }, { methods }, { weld }, { measure, readMesh, writeMesh }]) => ({ Logger, methods, weld, measure, readMesh, writeMesh }));
 
 const methodNames = (methods) => methods.filter((m) => m !== 'hex');
 
@@ -148,27 +148,28 @@ async function main(argv) {
     const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
     return void process.stdout.write(`${version}\n`);
   }
-  const { Logger, methods, ready, weldPrimitive, measure, readMesh, writeMesh } = await load();
+  const { Logger, methods, weld, measure, readMesh, writeMesh } = await load();
   checkMethod(options.method, methods);
   const quiet = !!values.quiet;
   const [document, readTime] = await stage('read', quiet, () => readMesh(input));
   document.setLogger(notesLogger(Logger, quiet));
   const before = measure(document);
   const [radii, weldTime] = await stage('weld', quiet, async (progress) => {
-    await ready;
-    const meshes = document.getRoot().listMeshes();
-    const primitives = meshes.flatMap((m) => m.listPrimitives());
-    progress.total = primitives.length;
+    progress.total = document.getRoot().listMeshes().reduce((n, m) => n + m.listPrimitives().length, 0);
     const used = [];
-    for (const mesh of meshes) {
-      const had = mesh.listPrimitives().length;
-      for (const primitive of mesh.listPrimitives()) {
-        const report = weldPrimitive(primitive, options);
-        if (!report.skipped) used.push(report.radius);
-        progress.done++;
-        await new Promise((resolve) => setImmediate(resolve)); // lets the progress line through
-      }
-      if (had > 0 && mesh.listPrimitives().length === 0) mesh.dispose();
+    // one run of the transform over the document (the scene measured once, shared arrays welded
+    // once); after each primitive, a turn of the event loop lets the progress line through
+    const onPrimitive = (report) => {
+      if (!report.skipped) used.push(report.radius);
+      progress.done++;
+      return new Promise((resolve) => setImmediate(resolve));
+    };
+    try {
+      await document.transform(weld({ ...options, onPrimitive }));
+    } catch (error) {
+      // a value the weld refuses (a NaN normal, a coordinate past a grid's range) is the file's
+      if (!(error instanceof RangeError) || !error.message.startsWith('meshweld: weld: ')) throw error;
+      throw new UserError(`${input}: ${error.message.slice('meshweld: weld: '.length)}`);
     }
     return used;
   });

@@ -258,6 +258,8 @@ test('the summary counts the edges used by one triangle exactly, and names a pri
 test('every error exits non-zero with one line naming the cause, and writes nothing', () => {
   writeFileSync(at('garbage.glb'), 'not a glb');
   writeFileSync(at('garbage.ply'), 'ply\nformat nonsense\n');
+  const header = 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nproperty float nx\nproperty float ny\nproperty float nz\n';
+  writeFileSync(at('nan.ply'), `${header}element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0 nan 0 1\n1 0 0 0 0 1\n0 1 0 0 0 1\n3 0 1 2\n`);
   mkdirSync(at('folder.glb'), { recursive: true });
   const bunny = join(models, 'objects', 'bunny.bin.stl');
   const broken = (name) => join(models, 'broken', name);
@@ -272,6 +274,7 @@ test('every error exits non-zero with one line naming the cause, and writes noth
     [[broken('missingEndsolid.ascii.stl'), 'out.glb'], 1, `meshweld: ${broken('missingEndsolid.ascii.stl')} is not a valid STL file: it holds no triangles, lines or points`],
     [['garbage.glb', 'out.stl'], 1, 'meshweld: garbage.glb is not a valid GLB file: Invalid glTF 2.0 binary.'],
     [['garbage.ply', 'out.stl'], 1, 'meshweld: garbage.ply is not a valid PLY file: it holds no triangles, lines or points'],
+    [['nan.ply', 'out.glb'], 1, "meshweld: nan.ply: mesh 'nan' primitive 0: vertex 0 has a non-finite NORMAL component 0 = NaN"],
     [[bunny, 'folder.glb'], 1, 'meshweld: cannot write folder.glb: it is a directory'],
     [[bunny, join('no', 'such', 'dir', 'out.glb')], 1, `meshweld: cannot write ${join('no', 'such', 'dir', 'out.glb')}: no such directory`],
     [[bunny, 'out.glb', '--radius', 'abc'], 2, 'meshweld: --radius must be a finite number >= 0, got "abc"'],

@@ -540,6 +540,73 @@ test('primitives that cannot be welded are skipped with a logged reason', async 
   assert.deepEqual(Array.from(badIndex.getIndices().getArray()), [0, 1, 7], 'a skipped primitive is left as it was');
 });
 
+test('onPrimitive reports each primitive as weldPrimitive would, and its promise is awaited', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const buffer = document.createBuffer();
+  const soup = new THREE.BoxGeometry().toNonIndexed();
+  const position = document.createAccessor().setType('VEC3').setArray(soup.getAttribute('position').array.slice()).setBuffer(buffer);
+  const mesh = document.createMesh('box')
+    .addPrimitive(document.createPrimitive().setAttribute('POSITION', position))
+    .addPrimitive(document.createPrimitive()); // no POSITION: skipped
+  const reports = [];
+  let pending = 0;
+  await document.transform(weld({
+    radius: 1e-4,
+    onPrimitive: async (report, primitive) => {
+      assert.equal(pending, 0, 'the promise of the primitive before was awaited');
+      pending++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      pending--;
+      reports.push([report, mesh.listPrimitives().includes(primitive)]);
+    },
+  }));
+  assert.equal(reports.length, 2);
+  assert.deepEqual(reports[0][0].vertices, [36, 8]);
+  assert.deepEqual(reports[0][0].elements, [12, 12]);
+  assert.equal(reports[0][0].radius, 1e-4);
+  assert.equal(reports[0][1], true);
+  assert.deepEqual(reports[1][0], { skipped: 'it has no POSITION attribute' });
+  assert.throws(() => weld({ onPrimitive: 1 }), { name: 'TypeError', message: /^meshweld: weld: onPrimitive must be a function, got 1$/ });
+  const primitive = mesh.listPrimitives()[0];
+  assert.throws(() => weldPrimitive(primitive, { onPrimitive: () => {} }), { name: 'RangeError', message: /^meshweld: weldPrimitive: onPrimitive is an option of the weld\(\) transform/ });
+});
+
+test('a primitive whose triangles all collapse goes with its index and attributes: the file stays valid', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const buffer = document.createBuffer();
+  const scene = document.createScene();
+  const accessor = (values) => document.createAccessor().setType('VEC3').setArray(new Float32Array(values)).setBuffer(buffer);
+  const tiny = document.createPrimitive().setAttribute('POSITION', accessor([0, 0, 0, 1e-6, 0, 0, 0, 1e-6, 0]))
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 2])).setBuffer(buffer))
+    .addTarget(document.createPrimitiveTarget().setAttribute('POSITION', accessor([0, 0, 0, 0, 0, 0, 0, 0, 0])));
+  scene.addChild(document.createNode().setMesh(document.createMesh('big').addPrimitive(document.createPrimitive().setAttribute('POSITION', accessor([0, 0, 0, 1, 0, 0, 0, 1, 0])))));
+  scene.addChild(document.createNode().setMesh(document.createMesh('tiny').addPrimitive(tiny)));
+  await document.transform(weld({ radius: 1e-3 }));
+  assert.deepEqual(document.getRoot().listMeshes().map((m) => m.getName()), ['big']);
+  // what is left is the big triangle's: its POSITION and the index the weld gave it
+  assert.deepEqual(document.getRoot().listAccessors().map((a) => [a.getType(), a.getCount(), a.listParents().some((p) => p.propertyType === 'Primitive')]),
+    [['VEC3', 3, true], ['SCALAR', 3, true]], 'the collapsed primitive\'s index, position and target are gone');
+  const io = new NodeIO();
+  const back = await io.readBinary(await io.writeBinary(document));
+  assert.equal(back.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION').getCount(), 3);
+});
+
+test("relativeTo 'scene': a mesh no scene draws takes its own diagonal, with a warning", async () => {
+  const document = new Document();
+  const recorder = new Recorder();
+  document.setLogger(recorder);
+  const primitive = document.createPrimitive().setAttribute('POSITION', document.createAccessor().setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0])).setBuffer(document.createBuffer()));
+  document.createMesh('loose').addPrimitive(primitive);
+  const reports = [];
+  await document.transform(weld({ relative: 0.1, relativeTo: 'scene', onPrimitive: (report) => void reports.push(report) }));
+  assert.ok(Math.abs(reports[0].radius - 0.1 * Math.SQRT2) < 1e-9, String(reports[0].radius));
+  assert.deepEqual(reports[0].vertices, [6, 4]);
+  assert.ok(recorder.lines.some(([level, text]) => level === 'warn' && text === "meshweld: mesh 'loose' is drawn by no scene: its radius is relative to its own diagonal"), JSON.stringify(recorder.lines));
+});
+
 test("relativeTo 'scene': one accessor drawn at two scales welds within each scale's radius, and node scales far from 1 keep theirs", async () => {
   const quiet = (d) => d.setLogger(new Logger(Logger.Verbosity.SILENT));
   // four triangles whose corners lie 0.01 apart, drawn at scale 1 and at scale 100: the world radius
