@@ -2,7 +2,7 @@
 // rewritten through the remap, and the attributes compacted to the kept vertices.
 import { ERROR, Info, copyOut, core, readStruct, view, withFrame } from './heap.js';
 import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, refusal, strideOption, weldMode } from './check.js';
-import { isIntegerArray, normalizer, stagePoints, unreadable } from './points.js';
+import { isIntegerArray, normalizer, outsideModule, stagePoints, unreadable } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 import { firstOfEach, firstOfEachIn, gatherItems } from './gather.js';
 
@@ -42,7 +42,7 @@ function checkIndices(indices, corners, primitive, who) {
       throw failure(refusal(indices[bad], 'number'), who, `indices[${bad}] must be a vertex index (an integer >= 0), got ${describe(indices[bad])}`);
     }
   }
-  return indices;
+  return outsideModule(indices);
 }
 
 function checkAttributes(attributes, vertexCount, who) {
@@ -64,6 +64,17 @@ function checkAttributes(attributes, vertexCount, who) {
     }
   }
   return attributes;
+}
+
+// The attributes with every array that is a view of the module's memory copied out
+// (outsideModule), before the call allocates anything; anything else as it is, for the checks.
+function attributesOutsideModule(attributes) {
+  if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) return attributes;
+  return Object.fromEntries(Object.entries(attributes).map(([name, a]) => {
+    const array = a && ArrayBuffer.isView(a.array) ? outsideModule(a.array) : undefined;
+    if (array === undefined || array === a.array) return [name, a];
+    return [name, { array, itemSize: a.itemSize, ...(a.normalized === undefined ? {} : { normalized: a.normalized }) }];
+  }));
 }
 
 function checkTolerances(tolerances, attributes, who) {
@@ -318,13 +329,14 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
   const primitive = choice(o.primitive, 'primitive', primitives, 'triangles', who);
   const corners = CORNERS[primitive];
   const source = checkIndices(indices, corners, primitive, who);
+  const attributesIn = attributesOutsideModule(o.attributes);
   return withFrame((frame) => {
     const staged = stagePoints(frame, positions, { stride, normalized, who, name: 'positions', element });
     const vertexCount = staged.count;
     if (!source && vertexCount % corners !== 0) {
       throw failure(RangeError, who, `unindexed vertex count ${vertexCount} is not a multiple of ${corners}: ${primitive} need ${corners} vertices each (primitive: 'points' or 'lines' for other geometry)`);
     }
-    const attributes = checkAttributes(o.attributes, vertexCount, who);
+    const attributes = checkAttributes(attributesIn, vertexCount, who);
     const tolerances = checkTolerances(o.tolerances, attributes, who);
     const r = resolveRadius(radius, staged, mode.dim);
     const deciding = tolerances && Object.entries(tolerances).map(([name, tolerance]) => {

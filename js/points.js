@@ -89,6 +89,14 @@ export function unreadable(array) {
   }
 }
 
+/**
+ * array itself, or a copy of it when it is a view of the module's own memory: a call that
+ * allocates may grow the memory, which detaches every view of it.
+ */
+export function outsideModule(array) {
+  return ArrayBuffer.isView(array) && array.buffer === core().memory.buffer ? array.slice() : array;
+}
+
 /** Checks the kind of a points argument; returns its length in values. */
 export function pointsLength(points, who, name = 'points') {
   if (points instanceof PointBuffer) return points.length;
@@ -114,9 +122,9 @@ export function stagePoints(frame, points, { stride, normalized = false, who, na
   }
   const count = length / stride;
   if (count >= 2 ** 32 - 1) throw failure(RangeError, who, `too many ${element}s: ${count}`);
-  // a view of the module's own memory that is not a PointBuffer's (its buffer seen through another
-  // type): allocating may grow the memory and detach it, so it is copied out first
-  if (ArrayBuffer.isView(points) && !(points instanceof Float32Array) && points.buffer === core().memory.buffer) points = points.slice();
+  // a view of the module's own memory through another type than a PointBuffer's (a Float32Array is
+  // copied within the memory below)
+  if (!(points instanceof Float32Array)) points = outsideModule(points);
   const scale = normalized ? normalizer(points) : null;
   const value = (at, axis) => {
     const raw = points instanceof PointBuffer ? points.array[at * stride + axis] : points[at * stride + axis];

@@ -392,6 +392,19 @@ test('a view of the module\'s own memory (PointBuffer.array) welds like any Floa
   assert.equal(viaInt16.count, 5);
   assert.deepEqual([...viaInt16.remap], [...weld(copy, { radius: 0.1, stride, normalized: true }).remap]);
   buffer.free();
+  // a mesh's attributes in the module's memory, compared and carried, while the call grows it
+  const n = Math.ceil(memoryBytes() / 12) + 1000;
+  const values = new PointBuffer(n * 3);
+  for (let i = 0; i < n * 3; i++) values.array[i] = (i % 7) * 0.25;
+  const plain = values.array.slice();
+  const positions = new Float32Array(n * 3).map((_, i) => i % 5);
+  const mesh = (array) => weldMesh(positions, null, { radius: 0.1, primitive: 'points', attributes: { n: { array, itemSize: 3 }, m: { array: array.subarray(0, n), itemSize: 1 } }, tolerances: { n: 0.1 } });
+  const inMemory = mesh(values.array);
+  const expected = mesh(plain);
+  assert.equal(inMemory.count, expected.count);
+  assert.deepEqual([...inMemory.attributes.n.array], [...expected.attributes.n.array]);
+  assert.deepEqual([...inMemory.attributes.m.array], [...expected.attributes.m.array]);
+  values.free();
 });
 
 test('options and arguments of the wrong kind are refused by name', () => {
