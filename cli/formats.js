@@ -1,13 +1,11 @@
 // Reading and writing mesh files as glTF-Transform documents: glTF and GLB through NodeIO, STL, OBJ
 // and PLY through three.js' loaders and exporters. Every failure is an Error with a one-line message.
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { Document, Format, NodeIO, Primitive } from '@gltf-transform/core';
+import { ComponentTypeToTypedArray, Document, Format, GLB_BUFFER, ImageUtils, Logger, NodeIO, Primitive } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { boundaryEdges } from 'meshweld';
+import { boundaryEdges, ready } from 'meshweld';
 import { INPUTS, OUTPUTS, UserError, formatOf } from './kinds.js';
-
-const io = () => new NodeIO().registerExtensions(ALL_EXTENSIONS);
 
 // three.js, with the loaders and exporters used here, loads on first use: only STL, OBJ and PLY
 // need it, and loading it is a good part of the command's start-up, which a glTF-to-glTF weld
@@ -32,16 +30,39 @@ function loadThree() {
 const SEMANTICS = { position: 'POSITION', normal: 'NORMAL', uv: 'TEXCOORD_0', uv1: 'TEXCOORD_1', color: 'COLOR_0' };
 const TYPES = { 1: 'SCALAR', 2: 'VEC2', 3: 'VEC3', 4: 'VEC4' };
 
-// three.js loaders report some problems through console.error and carry on: catch them.
+// three.js loaders and exporters report problems through console.error, console.warn and even
+// console.log, and carry on: catch what they print, which becomes the run's notes (or its error).
 function quietly(parse) {
   const messages = [];
-  const saved = [console.error, console.warn];
-  console.error = console.warn = (...args) => messages.push(args.join(' '));
+  const saved = [console.error, console.warn, console.log];
+  console.error = console.warn = console.log = (...args) => messages.push(args.map(String).join(' '));
   try {
     return { result: parse(), messages };
   } finally {
-    [console.error, console.warn] = saved;
+    [console.error, console.warn, console.log] = saved;
   }
+}
+
+// Messages as notes: each distinct one once, at most a few, with a count of the rest, so that a
+// file with thousands of odd lines gives a few lines, not thousands.
+function addNotes(notes, messages, limit = 5) {
+  const distinct = [...new Set(messages.map((m) => m.replace(/\s+/g, ' ').trim()).filter(Boolean))];
+  notes.push(...distinct.slice(0, limit));
+  if (distinct.length > limit) notes.push(`${distinct.length - limit} more messages like these`);
+}
+
+// A count and its noun: '1 mesh', '2 meshes', '1,024 triangles'.
+const plural = (n, word, words = `${word}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
+
+// The notes gathered while a file is read, by its document: writeMesh puts them first among its
+// own notes, so a caller that prints the notes of the write prints these too, once.
+const readingNotes = new WeakMap();
+
+/** The notes gathered while reading a document (taken: a second call returns none). */
+export function readNotes(document) {
+  const notes = readingNotes.get(document) ?? [];
+  readingNotes.delete(document);
+  return notes;
 }
 
 // The bytes as an ArrayBuffer of their own: the file's buffer itself when it holds nothing else.
@@ -50,26 +71,46 @@ function arrayBuffer(bytes) {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 }
 
-function parseSTL(bytes, path, { STLLoader }) {
-  const binarySize = bytes.length >= 84 ? 84 + 50 * bytes.readUInt32LE(80) : -1;
-  const ascii = /^\s*solid/.test(bytes.subarray(0, 512).toString('latin1'));
-  if (binarySize !== bytes.length && !ascii) {
-    throw new UserError(
-      bytes.length < 84
-        ? `${path} is not a valid STL file: ${bytes.length} bytes, too short for a binary STL and not ASCII ('solid ...')`
-        : `${path} is not a valid STL file: its header announces ${bytes.readUInt32LE(80)} triangles (${binarySize} bytes), the file has ${bytes.length} bytes`,
-    );
+// A binary STL is an 80-byte header, a triangle count and 50 bytes a triangle: a file of exactly
+// that size is binary, whatever its header says (many binary headers start with 'solid'). Any
+// other file is ASCII if it starts with 'solid' (in any case, after a byte order mark and white
+// space) and holds text. three's loader decides by its own rule (lowercase 'solid' within the
+// first five bytes, and 84 bytes at least), so ASCII goes to it as text that follows that rule:
+// without the byte order mark and the leading white space, keywords in lowercase (names and
+// numbers do not change meaning), padded to 84 bytes.
+function parseSTL(bytes, path, notes, { STLLoader }) {
+  const fail = (why) => {
+    throw new UserError(`${path} is not a valid STL file: ${why}`);
+  };
+  const announced = bytes.length >= 84 ? bytes.readUInt32LE(80) : -1;
+  const binarySize = 84 + 50 * announced;
+  const sizeMismatch = () => `its header announces ${announced} triangles (${binarySize} bytes), the file has ${bytes.length} bytes`;
+  let parsed;
+  if (bytes.length >= 84 && binarySize === bytes.length) {
+    parsed = quietly(() => new STLLoader().parse(arrayBuffer(bytes)));
+  } else {
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    if (!/^solid/i.test(text)) fail(bytes.length < 84 ? `${bytes.length} bytes, too short for a binary STL and not ASCII ('solid ...')` : sizeMismatch());
+    // Text holds no NUL byte: a binary file whose header starts with 'solid' does, in its count
+    // and coordinates, and has the wrong size.
+    if (bytes.includes(0)) fail(bytes.length < 84 ? `${bytes.length} bytes, too short for a binary STL, and not text` : `${sizeMismatch()} (it starts with 'solid' but is not text)`);
+    let ascii = text.toLowerCase().padEnd(84, '\n');
+    // Bytes 80 to 83 of the text could, once in billions of sizes, announce its size exactly.
+    if (84 + 50 * Buffer.from(ascii.slice(0, 84)).readUInt32LE(80) === Buffer.byteLength(ascii)) ascii += '\n';
+    parsed = quietly(() => new STLLoader().parse(ascii));
   }
-  const { result, messages } = quietly(() => new STLLoader().parse(arrayBuffer(bytes)));
+  const { result, messages } = parsed;
   const bad = messages.find((m) => /vertices/.test(m));
-  if (bad) throw new UserError(`${path} is not a valid STL file: ${bad.replace(/^THREE\.STLLoader: /, '').toLowerCase()}`);
+  if (bad) fail(bad.replace(/^THREE\.STLLoader: /, '').toLowerCase());
+  addNotes(notes, messages.map((m) => `${path}: ${m}`));
   result.deleteAttribute('normal'); // face normals, which would keep every corner apart
   return [{ name: basename(path, extname(path)), geometry: result, mode: Primitive.Mode.TRIANGLES }];
 }
 
-function parseOBJ(bytes, { OBJLoader }) {
+function parseOBJ(bytes, path, notes, { OBJLoader }) {
   const text = bytes.toString('utf8');
-  const group = new OBJLoader().parse(text);
+  const { result: group, messages } = quietly(() => new OBJLoader().parse(text));
+  addNotes(notes, messages.map((m) => `${path}: ${m}`));
   const hasNormals = /^\s*vn\s/m.test(text);
   const parts = [];
   group.traverse((object) => {
@@ -82,10 +123,73 @@ function parseOBJ(bytes, { OBJLoader }) {
   return parts;
 }
 
-function parsePLY(bytes, path, { PLYLoader }) {
-  const geometry = new PLYLoader().parse(arrayBuffer(bytes));
-  const mode = geometry.index || geometry.getAttribute('position')?.count % 3 === 0 ? Primitive.Mode.TRIANGLES : Primitive.Mode.POINTS;
-  return [{ name: basename(path, extname(path)), geometry, mode: geometry.index ? Primitive.Mode.TRIANGLES : mode }];
+// The elements a PLY header declares, [{ name, count, properties: [{ name, list }] }], and where
+// its data starts; null when the file has no end_header line (three's loader then reads nothing).
+function plyHeader(bytes) {
+  const end = bytes.indexOf('end_header');
+  if (end < 0) return null;
+  const lines = bytes.toString('latin1', 0, end).split(/\r\n|\r|\n/);
+  const elements = [];
+  let format = '';
+  for (const line of lines) {
+    const [keyword, ...words] = line.trim().split(/\s+/);
+    if (keyword === 'format') format = words[0];
+    else if (keyword === 'element') elements.push({ name: words[0], count: Number(words[1]), properties: [] });
+    else if (keyword === 'property' && elements.length) elements.at(-1).properties.push({ name: words.at(-1), list: words[0] === 'list' });
+  }
+  const body = bytes.indexOf('\n', end) + 1 || bytes.length;
+  return { format, elements, body };
+}
+
+// Where the data of an ASCII PLY ends before its header's elements do: the element and how many of
+// them the data holds, or null when it holds them all. three's loader stops at the end of the data
+// and keeps what it read, a part of the mesh.
+function plyShortfall(bytes, { elements, body }) {
+  const tokens = bytes.toString('latin1', body).trim().split(/\s+/).filter(Boolean);
+  let k = 0;
+  for (const element of elements) {
+    for (let j = 0; j < element.count; j++) {
+      for (const property of element.properties) {
+        if (k >= tokens.length) return { element, held: j };
+        k += property.list ? 1 + (Number.parseInt(tokens[k], 10) || 0) : 1;
+      }
+      if (k > tokens.length) return { element, held: j };
+    }
+  }
+  return null;
+}
+
+function parsePLY(bytes, path, notes, { PLYLoader }) {
+  const fail = (why) => {
+    throw new UserError(`${path} is not a valid PLY file: ${why}`);
+  };
+  if (bytes.length === 0) fail('the file is empty');
+  if (!/^ply[\r\n]/.test(bytes.toString('latin1', 0, 4))) fail("it does not start with a 'ply' line");
+  const header = plyHeader(bytes);
+  const face = header?.elements.find((e) => e.name === 'face');
+  if (face && face.count > 0 && !face.properties.some((p) => p.list && (p.name === 'vertex_indices' || p.name === 'vertex_index'))) {
+    fail('its face element has no vertex_indices list');
+  }
+  if (header?.format === 'ascii') {
+    const short = plyShortfall(bytes, header);
+    if (short) fail(`its header declares ${short.element.count} ${short.element.name} elements, the data holds ${short.held}`);
+  }
+  let parsed;
+  try {
+    parsed = quietly(() => new PLYLoader().parse(arrayBuffer(bytes)));
+  } catch (error) {
+    if (!(error instanceof RangeError) || !header) throw error;
+    const declared = header.elements.map((e) => `${e.count} ${e.name}`).join(', ');
+    fail(`its data ends before the elements its header declares (${declared})`);
+  }
+  const { result: geometry, messages } = parsed;
+  addNotes(notes, messages.map((m) => `${path}: ${m.replace(/^unhandled /, 'header line not read: ')}`));
+  // Faces make triangles; a file without them (no face element, or none of them) is a cloud of
+  // points, whatever its number of vertices.
+  const mode = geometry.index && face?.count > 0 ? Primitive.Mode.TRIANGLES : Primitive.Mode.POINTS;
+  if (face?.count > 0 && !geometry.index) notes.push(`${path}: its ${plural(face.count, 'face')} have more than 4 corners each, which three's loader does not read: its vertices are read as points`);
+  if (mode === Primitive.Mode.POINTS) geometry.setIndex(null);
+  return [{ name: basename(path, extname(path)), geometry, mode }];
 }
 
 /** three.js geometries as a glTF-Transform document: one node and mesh each. */
@@ -130,7 +234,131 @@ function check(document, path, kind) {
   return document;
 }
 
-/** Reads a mesh file into a glTF-Transform document. */
+// Compressed geometry, which needs a decoder the command does not ship.
+const COMPRESSION = {
+  KHR_draco_mesh_compression: 'Draco-compressed meshes',
+  EXT_meshopt_compression: 'meshoptimizer-compressed buffers',
+};
+
+const ELEMENT_SIZES = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+// glTF-Transform's warnings while reading, as notes.
+class NotesLogger extends Logger {
+  constructor(notes) {
+    super(Logger.Verbosity.WARN);
+    this.notes = notes;
+  }
+  debug() {}
+  info() {}
+  warn(text) {
+    this.notes.push(text);
+  }
+  error(text) {
+    this.notes.push(text);
+  }
+}
+
+// The sizes a glTF declares, checked against the bytes it holds: glTF-Transform reads a buffer
+// shorter than its views as a shorter accessor (fewer triangles, silently) or fails on an offset.
+// Buffers that an extension fills (meshopt's fallback) hold no bytes here and are not checked.
+function checkSizes({ json, resources }, fail) {
+  const buffers = (json.buffers ?? []).map((def, i) => {
+    if (def.extensions?.EXT_meshopt_compression?.fallback) return Infinity;
+    const data = def.uri ? resources[def.uri] : resources[GLB_BUFFER];
+    if (!data) return def.uri || i === 0 ? fail(`buffer ${i} has no data`) : Infinity;
+    const name = def.uri && !def.uri.startsWith('__') ? ` (${def.uri})` : '';
+    if (data.byteLength < def.byteLength) fail(`buffer ${i}${name} holds ${data.byteLength} bytes, its byteLength is ${def.byteLength}`);
+    return data.byteLength;
+  });
+  const views = (json.bufferViews ?? []).map((def, i) => {
+    if (!(def.buffer in buffers)) fail(`buffer view ${i} names buffer ${def.buffer}, which does not exist`);
+    const end = (def.byteOffset ?? 0) + def.byteLength;
+    if (end > buffers[def.buffer]) fail(`buffer view ${i} ends at byte ${end} of buffer ${def.buffer}, which holds ${buffers[def.buffer]} bytes`);
+    return def;
+  });
+  const needs = (what, { bufferView, byteOffset = 0 }, count, elementBytes) => {
+    if (bufferView === undefined || count === 0) return;
+    const view = views[bufferView] ?? fail(`${what} names buffer view ${bufferView}, which does not exist`);
+    const end = byteOffset + (view.byteStride ?? elementBytes) * (count - 1) + elementBytes;
+    if (end > view.byteLength) fail(`${what} needs ${end} bytes of buffer view ${bufferView}, which holds ${view.byteLength}`);
+  };
+  (json.accessors ?? []).forEach((def, i) => {
+    const TypedArray = ComponentTypeToTypedArray[def.componentType];
+    if (!TypedArray) fail(`accessor ${i} has componentType ${def.componentType}`);
+    if (!(def.type in ELEMENT_SIZES)) fail(`accessor ${i} has type ${def.type}`);
+    if (!Number.isInteger(def.count) || def.count < 0) fail(`accessor ${i} has count ${def.count}`);
+    needs(`accessor ${i}`, def, def.count, ELEMENT_SIZES[def.type] * TypedArray.BYTES_PER_ELEMENT);
+    if (def.sparse) {
+      const indexType = ComponentTypeToTypedArray[def.sparse.indices?.componentType];
+      if (!indexType) fail(`accessor ${i} has sparse indices of componentType ${def.sparse.indices?.componentType}`);
+      needs(`accessor ${i}'s sparse indices`, def.sparse.indices, def.sparse.count, indexType.BYTES_PER_ELEMENT);
+      needs(`accessor ${i}'s sparse values`, def.sparse.values, def.sparse.count, ELEMENT_SIZES[def.type] * TypedArray.BYTES_PER_ELEMENT);
+    }
+  });
+}
+
+// A glTF or GLB file through NodeIO: its JSON first, refused when it needs a decoder the command
+// lacks, its sizes checked, then the document, whose every accessor holds what its count says.
+async function readGLTF(bytes, path, ext, notes) {
+  const kind = ext.slice(1).toUpperCase();
+  const fail = (why) => {
+    throw new UserError(`${path} is not a valid ${kind} file: ${why}`);
+  };
+  const refuseCompression = (json) => {
+    for (const [name, what] of Object.entries(COMPRESSION)) {
+      if (json.extensionsRequired?.includes(name)) fail(`it uses ${name} (${what}), which meshweld does not decode`);
+    }
+  };
+  const reader = new NodeIO().setLogger(new NotesLogger(notes));
+  let jsonDoc;
+  if (ext === '.glb') {
+    // The lengths a GLB's header and chunks announce, against the file's: NodeIO would fail on
+    // them with a bare 'Invalid typed array length'.
+    if (bytes.length >= 20 && bytes.readUInt32LE(0) === 0x46546c67) {
+      const announced = bytes.readUInt32LE(8);
+      if (announced > bytes.length) fail(`its header announces ${announced} bytes, the file has ${bytes.length}`);
+      const end = 20 + bytes.readUInt32LE(12);
+      if (end > bytes.length) fail(`its JSON chunk ends at byte ${end}, the file has ${bytes.length}`);
+      if (end + 8 <= bytes.length && end + 8 + bytes.readUInt32LE(end) > bytes.length) {
+        fail(`its binary chunk ends at byte ${end + 8 + bytes.readUInt32LE(end)}, the file has ${bytes.length}`);
+      }
+    }
+    jsonDoc = await reader.binaryToJSON(new Uint8Array(bytes));
+  } else {
+    // The JSON alone first: a file that needs a decoder is refused before its resources are read.
+    let json = null;
+    try {
+      json = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      // NodeIO reads it again below and names the problem (or finds a GLB under a .gltf name).
+    }
+    if (json) refuseCompression(json);
+    try {
+      jsonDoc = await reader.readAsJSON(path);
+    } catch (error) {
+      if (error.code === 'ENOENT' || error.code === 'EISDIR') fail(`cannot read its resource ${error.path}: ${error.code === 'ENOENT' ? 'no such file' : 'it is a directory'}`);
+      throw error;
+    }
+  }
+  const { json } = jsonDoc;
+  refuseCompression(json);
+  // A compression extension the file only uses comes with uncompressed data: read that, without
+  // the extension, which would ask for its decoder.
+  const optional = Object.keys(COMPRESSION).filter((name) => json.extensionsUsed?.includes(name));
+  for (const name of optional) notes.push(`${path} uses ${name} as an option: its uncompressed data was read`);
+  reader.registerExtensions(ALL_EXTENSIONS.filter((extension) => !optional.includes(extension.EXTENSION_NAME)));
+  checkSizes(jsonDoc, fail);
+  const document = await reader.readJSON(jsonDoc);
+  const accessors = document.getRoot().listAccessors();
+  (json.accessors ?? []).forEach((def, i) => {
+    const held = accessors[i]?.getArray()?.length ?? 0;
+    const needed = def.count * ELEMENT_SIZES[def.type];
+    if (held !== needed) fail(`accessor ${i} holds ${held} values, its count ${def.count} needs ${needed}`);
+  });
+  return document;
+}
+
+/** Reads a mesh file into a glTF-Transform document (its notes: readNotes). */
 export async function readMesh(path) {
   const ext = formatOf(path, INPUTS, 'input');
   let bytes;
@@ -142,13 +370,19 @@ export async function readMesh(path) {
   }
   const kind = ext.slice(1).toUpperCase();
   const t = ext === '.glb' || ext === '.gltf' ? null : await loadThree(); // (outside the try: not the file's fault)
+  await ready; // measure, which a caller runs on the document next, needs the WebAssembly module
+  const notes = [];
   try {
+    let document;
     if (ext === '.glb' || ext === '.gltf') {
-      const document = ext === '.glb' ? await io().readBinary(new Uint8Array(bytes)) : await io().read(path);
-      return check(document, path, kind);
+      document = await readGLTF(bytes, path, ext, notes);
+    } else {
+      const parts = ext === '.stl' ? parseSTL(bytes, path, notes, t) : ext === '.obj' ? parseOBJ(bytes, path, notes, t) : parsePLY(bytes, path, notes, t);
+      document = toDocument(parts);
     }
-    const parts = ext === '.stl' ? parseSTL(bytes, path, t) : ext === '.obj' ? parseOBJ(bytes, t) : parsePLY(bytes, path, t);
-    return check(toDocument(parts), path, kind);
+    check(document, path, kind);
+    readingNotes.set(document, notes);
+    return document;
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`${path} is not a valid ${kind} file: ${String(error.message).split('\n')[0]}`);
@@ -165,18 +399,80 @@ function floats(accessor, { BufferAttribute }) {
   return out;
 }
 
-/** The triangle primitives of a document's scenes as a three.js Scene, each in world space. */
+// The triangles a primitive draws: their count, and their corners three by three (null for a
+// TRIANGLES primitive without indices, whose corners are its vertices in order). Strips and fans
+// make n - 2 triangles of n drawn vertices, by glTF's rule: a strip's triangle k is (k, k+1, k+2),
+// with the last two swapped for odd k so that every triangle keeps the strip's winding; a fan's is
+// (k+1, k+2, 0). Null for points and lines.
+function trianglesOf(primitive) {
+  const index = primitive.getIndices()?.getArray() ?? null;
+  const n = index ? index.length : primitive.getAttribute('POSITION').getCount();
+  const mode = primitive.getMode();
+  if (mode === Primitive.Mode.TRIANGLES) {
+    const count = Math.floor(n / 3);
+    return { count, corners: index ? index.subarray(0, 3 * count) : null };
+  }
+  if (mode !== Primitive.Mode.TRIANGLE_STRIP && mode !== Primitive.Mode.TRIANGLE_FAN) return null;
+  const count = Math.max(n - 2, 0);
+  const corners = new Uint32Array(3 * count);
+  const at = index ? (i) => index[i] : (i) => i;
+  for (let k = 0; k < count; k++) {
+    if (mode === Primitive.Mode.TRIANGLE_STRIP) {
+      const odd = k & 1;
+      corners[3 * k] = at(k);
+      corners[3 * k + 1] = at(k + 1 + odd);
+      corners[3 * k + 2] = at(k + 2 - odd);
+    } else {
+      corners[3 * k] = at(k + 1);
+      corners[3 * k + 1] = at(k + 2);
+      corners[3 * k + 2] = at(0);
+    }
+  }
+  return { count, corners };
+}
+
+/**
+ * The triangle primitives of a document's default scene (the root's, else its first) as a three.js
+ * Scene, each in world space as its nodes draw it; with no scene, every mesh once as it is.
+ */
 function toScene(document, notes, t) {
   const { BufferAttribute, BufferGeometry, Matrix4, Mesh, Scene } = t;
   const scene = new Scene();
   const root = document.getRoot();
+  const scenes = root.listScenes();
+  const chosen = root.getDefaultScene() ?? scenes[0] ?? null;
   const drawn = [];
-  for (const s of root.listScenes()) s.traverse((node) => node.getMesh() && drawn.push([node.getMesh(), node.getWorldMatrix()]));
-  if (root.listScenes().length === 0) for (const mesh of root.listMeshes()) drawn.push([mesh, new Matrix4().toArray()]);
+  let instanced = 0;
+  if (chosen) {
+    chosen.traverse((node) => {
+      if (!node.getMesh()) return;
+      drawn.push([node.getMesh(), node.getWorldMatrix()]);
+      if (node.getExtension('EXT_mesh_gpu_instancing')) instanced++;
+    });
+    const inScenes = new Set();
+    for (const s of scenes) s.traverse((node) => node.getMesh() && inScenes.add(node.getMesh()));
+    const here = new Set(drawn.map(([mesh]) => mesh));
+    const meshes = root.listMeshes().filter((mesh) => mesh.listPrimitives().length > 0);
+    const elsewhere = meshes.filter((mesh) => inScenes.has(mesh) && !here.has(mesh)).length;
+    const nowhere = meshes.filter((mesh) => !inScenes.has(mesh)).length;
+    if (scenes.length > 1) {
+      const name = chosen.getName() ? ` '${chosen.getName()}'` : ` (#${scenes.indexOf(chosen)})`;
+      const only = elsewhere ? `; ${plural(elsewhere, 'mesh', 'meshes')} drawn only there not written` : '';
+      notes.push(`${plural(scenes.length - 1, 'other scene')} not written, the file holds the default scene${name}${only}`);
+    }
+    if (nowhere) notes.push(`${plural(nowhere, 'mesh', 'meshes')} in no scene not written`);
+  } else {
+    for (const mesh of root.listMeshes()) drawn.push([mesh, new Matrix4().toArray()]);
+  }
   let skipped = 0;
+  let written = 0;
   for (const [mesh, matrix] of drawn) {
+    // A mirroring transform (negative determinant) turns the triangles inside out, as a renderer
+    // knows and a file does not: their corners are swapped to keep them facing out.
+    const mirrored = new Matrix4().fromArray(matrix).determinant() < 0;
     for (const primitive of mesh.listPrimitives()) {
-      if (primitive.getMode() !== Primitive.Mode.TRIANGLES || !primitive.getAttribute('POSITION')) {
+      const triangles = primitive.getAttribute('POSITION') ? trianglesOf(primitive) : null;
+      if (!triangles) {
         skipped++;
         continue;
       }
@@ -185,8 +481,10 @@ function toScene(document, notes, t) {
         const accessor = primitive.getAttribute(semantic);
         if (accessor) geometry.setAttribute(key, new BufferAttribute(floats(accessor, t), accessor.getElementSize()));
       }
-      const indices = primitive.getIndices();
-      if (indices) geometry.setIndex(new BufferAttribute(Uint32Array.from(indices.getArray()), 1));
+      const corners = triangles.corners ? Uint32Array.from(triangles.corners) : Uint32Array.from({ length: 3 * triangles.count }, (_, i) => i);
+      if (mirrored) for (let i = 0; i < corners.length; i += 3) [corners[i + 1], corners[i + 2]] = [corners[i + 2], corners[i + 1]];
+      geometry.setIndex(new BufferAttribute(corners, 1));
+      written += triangles.count;
       const object = new Mesh(geometry);
       object.name = mesh.getName();
       object.matrixAutoUpdate = false;
@@ -195,42 +493,124 @@ function toScene(document, notes, t) {
     }
   }
   if (skipped) notes.push(`${skipped} primitive${skipped === 1 ? '' : 's'} of points or lines not written (the format holds triangles)`);
+  if (instanced) notes.push(`${plural(instanced, 'node')} with EXT_mesh_gpu_instancing: each mesh written once, at its node, not at its instances`);
+  const counted = measure(document).triangles;
+  if (written !== counted) notes.push(`the file holds ${plural(written, 'triangle')}, the meshes as the scene's nodes draw them (the summary counts each mesh once)`);
   scene.updateMatrixWorld(true);
   return scene;
 }
 
-/** Writes a document to path (every file under a temporary name first, then renamed). */
+// The buffers and images of a .gltf output, named after it and written beside it: '<name>.bin',
+// '<name>_1.bin', ..., '<name>_<image's file name>'; never the input's names, which could be its
+// own files (overwritten) or lead elsewhere ('../', folders). Each URI is the file name encoded,
+// and files maps it back. restore() puts the document's own URIs back.
+function nameResources(document, output) {
+  const root = document.getRoot();
+  const base = basename(output, extname(output));
+  const taken = new Set([basename(output).toLowerCase()]); // (case-insensitive file systems)
+  const unique = (stem, extension) => {
+    let name = `${stem}.${extension}`;
+    for (let i = 1; taken.has(name.toLowerCase()); i++) name = `${stem}_${i}.${extension}`;
+    taken.add(name.toLowerCase());
+    return name;
+  };
+  const files = new Map();
+  const saved = [];
+  const assign = (property, name) => {
+    const uri = encodeURIComponent(name);
+    files.set(uri, name);
+    property.setURI(uri);
+  };
+  // Only buffers that hold accessors are written, and named: the first is '<name>.bin'.
+  for (const buffer of root.listBuffers()) {
+    if (!buffer.listParents().some((parent) => parent.propertyType === 'Accessor')) continue;
+    const uri = buffer.getURI();
+    saved.push(() => buffer.setURI(uri));
+    assign(buffer, unique(base, 'bin'));
+  }
+  const safe = (text) => text.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '_').replace(/^[.\s]+/, '');
+  root.listTextures().forEach((texture, i) => {
+    const [uri, mimeType] = [texture.getURI(), texture.getMimeType()];
+    saved.push(() => texture.setURI(uri).setMimeType(mimeType));
+    let file = uri.split(/[\\/]/).pop();
+    try {
+      file = decodeURIComponent(file);
+    } catch {
+      // a file name with a stray '%', taken as it is
+    }
+    const dot = file.lastIndexOf('.');
+    const extension = mimeType ? ImageUtils.mimeTypeToExtension(mimeType) : dot > 0 ? file.slice(dot + 1) : 'bin';
+    let stem = safe(dot > 0 ? file.slice(0, dot) : file);
+    if (!stem || stem.startsWith('__')) stem = safe(texture.getName()) || `image${i}`; // embedded images' names are made up
+    assign(texture, unique(`${base}_${stem}`, safe(extension) || 'bin'));
+  });
+  return { files, restore: () => saved.forEach((put) => put()) };
+}
+
+/**
+ * Writes a document to path (every file under a temporary name first, then renamed). notes
+ * receives the notes of reading the document (readNotes), then those of writing it.
+ */
 export async function writeMesh(document, path, notes = []) {
   const ext = formatOf(path, OUTPUTS, 'output');
-  const files = []; // [final path, bytes]
+  await ready; // toScene measures the document
+  notes.push(...readNotes(document));
+  const files = []; // [final path, bytes], the file named path last
+  // glTF-Transform's warnings while writing (sparse accessors, say), as notes.
+  const io = () => new NodeIO().registerExtensions(ALL_EXTENSIONS).setLogger(new NotesLogger(notes));
   if (ext === '.glb') {
     files.push([path, await io().writeBinary(document)]);
   } else if (ext === '.gltf') {
-    const { json, resources } = await io().writeJSON(document, { format: Format.GLTF, basename: basename(path, extname(path)) });
-    files.push([path, Buffer.from(JSON.stringify(json, null, 2))]);
-    for (const [uri, bytes] of Object.entries(resources)) files.push([join(dirname(path), decodeURIComponent(uri)), bytes]);
+    const { files: names, restore } = nameResources(document, path);
+    let written;
+    try {
+      written = await io().writeJSON(document, { format: Format.GLTF, basename: basename(path, extname(path)) });
+    } finally {
+      restore();
+    }
+    for (const [uri, bytes] of Object.entries(written.resources)) {
+      if (!names.has(uri)) throw new Error(`resource ${uri} has no file name`);
+      files.push([join(dirname(path), names.get(uri)), bytes]);
+    }
+    files.push([path, Buffer.from(JSON.stringify(written.json, null, 2))]);
   } else {
     const t = await loadThree();
     const scene = toScene(document, notes, t);
-    if (ext === '.stl') {
-      const view = new t.STLExporter().parse(scene, { binary: true });
-      files.push([path, new Uint8Array(view.buffer, view.byteOffset, view.byteLength)]);
-    } else if (ext === '.ply') {
+    const { result, messages } = quietly(() => {
+      if (ext === '.stl') {
+        const view = new t.STLExporter().parse(scene, { binary: true });
+        return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+      }
       // parse returns the file too; without a callback it skips requestAnimationFrame, absent in Node
-      const out = new t.PLYExporter().parse(scene, null, { binary: true, littleEndian: true });
-      files.push([path, new Uint8Array(out)]);
-    } else {
-      files.push([path, Buffer.from(new t.OBJExporter().parse(scene))]);
-    }
+      if (ext === '.ply') return new Uint8Array(new t.PLYExporter().parse(scene, null, { binary: true, littleEndian: true }));
+      return Buffer.from(new t.OBJExporter().parse(scene));
+    });
+    addNotes(notes, messages);
+    files.push([path, result]);
+  }
+  const why = (error) => (error.code === 'ENOENT' ? 'no such directory' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EISDIR' ? 'it is a directory' : error.message);
+  // Every final name is checked before any file is written: a directory there would stop the
+  // renames halfway, with some files of the output in place and others not.
+  for (const [final] of files) {
+    const found = await stat(final).catch(() => null);
+    if (found?.isDirectory()) throw new UserError(`cannot write ${final}: it is a directory`);
   }
   const temporary = files.map(([final]) => join(dirname(final), `.${basename(final)}.${process.pid}.meshweld-tmp`));
+  let current = path;
   try {
-    for (let i = 0; i < files.length; i++) await writeFile(temporary[i], files[i][1]);
-    for (let i = 0; i < files.length; i++) await rename(temporary[i], files[i][0]);
+    for (let i = 0; i < files.length; i++) {
+      current = files[i][0];
+      await writeFile(temporary[i], files[i][1]);
+    }
+    // The resources first, the file that names them last: a reader never finds a new .gltf
+    // whose buffers are still the old ones.
+    for (let i = 0; i < files.length; i++) {
+      current = files[i][0];
+      await rename(temporary[i], files[i][0]);
+    }
   } catch (error) {
     await Promise.all(temporary.map((t) => rm(t, { force: true })));
-    const why = error.code === 'ENOENT' ? 'no such directory' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EISDIR' ? 'it is a directory' : error.message;
-    throw new UserError(`cannot write ${path}: ${why}`);
+    throw new UserError(`cannot write ${current}: ${why(error)}`);
   }
   return files.map(([final]) => final);
 }
@@ -245,12 +625,11 @@ export function measure(document) {
     if (!position) return;
     const n = position.getCount();
     vertices += n;
-    if (primitive.getMode() !== Primitive.Mode.TRIANGLES) return;
-    const index = primitive.getIndices()?.getArray() ?? null;
-    const count = 3 * Math.floor((index ? index.length : n) / 3);
-    triangles += count / 3;
+    const drawn = trianglesOf(primitive);
+    if (!drawn) return;
+    triangles += drawn.count;
     try {
-      open += index ? boundaryEdges(index.subarray(0, count), n).length / 2 : count; // a soup's edges are all open
+      open += drawn.corners ? boundaryEdges(drawn.corners, n).length / 2 : 3 * drawn.count; // a soup's edges are all open
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       throw new UserError(`mesh ${mesh.getName() ? `'${mesh.getName()}'` : `#${m}`} primitive ${p}: ${error.message.replace(/^meshweld: boundaryEdges: /, '')}`);

@@ -18,7 +18,7 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { countClosePairs, ready } from '../../js/index.js';
-import { mulberry32, root } from './helpers.js';
+import { mulberry32, root, summary } from './helpers.js';
 import { measure } from '../../cli/formats.js';
 
 await ready;
@@ -33,15 +33,6 @@ function run(args, cwd = work) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The before/after figures of the summary: { vertices: [a, b], triangles: [..], 'open edges': [..] }. */
-function summary(stdout) {
-  const rows = {};
-  for (const line of stdout.split('\n')) {
-    const m = /^(vertices|triangles|open edges)\s+([\d,]+)\s+([\d,]+)$/.exec(line);
-    if (m) rows[m[1]] = [Number(m[2].replaceAll(',', '')), Number(m[3].replaceAll(',', ''))];
-  }
-  return rows;
-}
 
 const radiusOf = (stdout) => Number(/\(radius ([^)\s]+)\)/.exec(stdout)[1]);
 const arrayBuffer = (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);

@@ -110,3 +110,13 @@ export function violations(points, dim, radius, result, R) {
   }
   return problems.slice(0, 5);
 }
+
+/** The before/after figures of the command's summary: { vertices: [a, b], triangles: [..], 'open edges': [..] }. */
+export function summary(stdout) {
+  const rows = {};
+  for (const line of stdout.split('\n')) {
+    const m = /^(vertices|triangles|open edges)\s+([\d,]+)\s+([\d,]+)$/.exec(line);
+    if (m) rows[m[1]] = [Number(m[2].replaceAll(',', '')), Number(m[3].replaceAll(',', ''))];
+  }
+  return rows;
+}
