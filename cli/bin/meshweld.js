@@ -52,25 +52,36 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
+// A decimal number, as a user writes one: digits with an optional point and exponent (not the hex,
+// binary or octal forms Number also reads, so '0x10' is not 16).
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 function number(values, name) {
   const text = values[name];
   if (text === undefined) return undefined;
-  const value = text.trim() === '' ? NaN : Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a finite number >= 0, got ${JSON.stringify(text)}`);
+  const value = DECIMAL.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a finite decimal number >= 0, got ${JSON.stringify(text)}`);
   return value;
 }
 
 function parse(argv) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(error.message);
     if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; write ${ambiguous[1]}=-1 for a value that starts with a dash`);
     const line = error.message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
     throw new UsageError(`${line[0].toLowerCase()}${line.slice(1)} (meshweld --help lists the options)`);
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
+  // an option given twice is a mistake (parseArgs would keep the last silently): --radius 1e-4 ... --radius 1e-3
+  const seen = new Set();
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name) && OPTIONS[token.name].type === 'string') throw new UsageError(`--${token.name} is given twice; give it once`);
+    seen.add(token.name);
+  }
   if (values.help || values.version) return { values };
   if (positionals.length !== 2) {
     throw new UsageError(`expected an input and an output file, got ${positionals.length} name${positionals.length === 1 ? '' : 's'}: meshweld <input> <output> [options]`);

@@ -140,7 +140,7 @@ test('--version, --help and a mistake in the options load neither glTF-Transform
   assert.match(help.stdout, /--method <m> +auto, naive, grid-r, grid-2r, bcc, kdtree, grid \(default auto\)/);
   const mistake = hooked(['a.stl', 'b.glb', '--radius=-1']);
   assert.equal(mistake.code, 2);
-  assert.match(mistake.stderr, /--radius must be a finite number >= 0/);
+  assert.match(mistake.stderr, /--radius must be a finite decimal number >= 0/);
   // the hook works: a weld needs glTF-Transform
   const weld = hooked([join(models, 'objects', 'gearwheel.bin.stl'), 'gear-refused.glb']);
   assert.equal(weld.code, 1);
@@ -268,11 +268,13 @@ test('every error exits non-zero with one line naming the cause, and writes noth
     [['nan.ply', 'out.glb'], 1, "meshweld: nan.ply: mesh 'nan' primitive 0: vertex 0 has a non-finite NORMAL component 0 = NaN"],
     [[bunny, 'folder.glb'], 1, 'meshweld: cannot write folder.glb: it is a directory'],
     [[bunny, join('no', 'such', 'dir', 'out.glb')], 1, `meshweld: cannot write ${join('no', 'such', 'dir', 'out.glb')}: no such directory`],
-    [[bunny, 'out.glb', '--radius', 'abc'], 2, 'meshweld: --radius must be a finite number >= 0, got "abc"'],
-    [[bunny, 'out.glb', '--radius=-1'], 2, 'meshweld: --radius must be a finite number >= 0, got "-1"'],
+    [[bunny, 'out.glb', '--radius', 'abc'], 2, 'meshweld: --radius must be a finite decimal number >= 0, got "abc"'],
+    [[bunny, 'out.glb', '--radius=-1'], 2, 'meshweld: --radius must be a finite decimal number >= 0, got "-1"'],
     [[bunny, 'out.glb', '--radius', '-1'], 2, 'meshweld: --radius needs a value; write --radius=-1 for a value that starts with a dash'],
-    [[bunny, 'out.glb', '--relative', ''], 2, 'meshweld: --relative must be a finite number >= 0, got ""'],
-    [[bunny, 'out.glb', '--normal-tolerance', 'Infinity'], 2, 'meshweld: --normal-tolerance must be a finite number >= 0, got "Infinity"'],
+    [[bunny, 'out.glb', '--radius', '1e-4', '--radius', '1e-3'], 2, 'meshweld: --radius is given twice; give it once'],
+    [[bunny, 'out.glb', '--radius', '0x10'], 2, 'meshweld: --radius must be a finite decimal number >= 0, got "0x10"'],
+    [[bunny, 'out.glb', '--relative', ''], 2, 'meshweld: --relative must be a finite decimal number >= 0, got ""'],
+    [[bunny, 'out.glb', '--normal-tolerance', 'Infinity'], 2, 'meshweld: --normal-tolerance must be a finite decimal number >= 0, got "Infinity"'],
     [[bunny, 'out.glb', '--radius', '1', '--relative', '1'], 2, 'meshweld: give --radius or --relative, not both'],
     [[bunny, 'out.glb', '--relative-to', 'world'], 2, `meshweld: --relative-to must be 'primitive' or 'scene', got "world"`],
     [[bunny, 'out.glb', '--method', 'hex'], 2, 'meshweld: --method must be one of auto, naive, grid-r, grid-2r, bcc, kdtree, grid, got "hex"'],
