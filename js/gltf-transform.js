@@ -4,7 +4,7 @@
 import { Document, Primitive, PropertyType } from '@gltf-transform/core';
 import { ready } from './index.js';
 import { diagonal, relativeToRadius, weldRadius } from './engine.js';
-import { attributeFloats, weldMeshAs } from './mesh.js';
+import { attributeFloats, fitsUint16, weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
@@ -434,7 +434,7 @@ function weldOne(primitive, run) {
     primitive.setIndices(null);
   } else {
     if (result.indices === undefined) {
-      const Type = result.keep.length <= 65535 ? Uint16Array : Uint32Array; // 65535 is the restart value
+      const Type = fitsUint16(result.keep.length) ? Uint16Array : Uint32Array;
       const array = result.out instanceof Type ? result.out : new Type(result.out);
       const before = primitive.getIndices();
       // (in place unless it is also one of the attributes just gathered)

@@ -141,7 +141,7 @@ export type WeldMeshOptions = BaseOptions & RadiusOption & {
 
 export interface WeldMeshResult {
   positions: Float32Array;
-  /** Uint16Array whenever the vertices fit (vertexCount <= 65536), else Uint32Array; null for unindexed points. */
+  /** Uint16Array whenever the vertices fit (vertexCount <= 65535: 65535 is the primitive-restart value), else Uint32Array; null for unindexed points. */
   indices: Uint32Array | Uint16Array | null;
   remap: Uint32Array;
   vertexCount: number;

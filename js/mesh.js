@@ -130,7 +130,7 @@ function remapTriangles(frame, source, count, remap, remapPointer, vertexCount, 
   }
   if (code !== ERROR.Ok) throw coreError(code, null, who);
   const [written, degenerate, duplicates] = copyOut(Uint32Array, counts, 3);
-  const elements = outputs <= 65536 ? new Uint16Array(view(Uint32Array, buffer, written)) : copyOut(Uint32Array, buffer, written);
+  const elements = fitsUint16(outputs) ? new Uint16Array(view(Uint32Array, buffer, written)) : copyOut(Uint32Array, buffer, written);
   return { elements, degenerate, duplicates, skippedElements };
 }
 
@@ -301,9 +301,16 @@ function remapSmall(source, count, corners, remap, outputs, removeDegenerate, re
   return { elements: out.slice(0, written), degenerate, duplicates, skippedElements };
 }
 
-/** The smallest index array for `count` vertices: Uint16 when they fit, else Uint32. */
+/**
+ * Whether indices of `count` vertices take a Uint16Array: at most 65,535 vertices, since 65535
+ * itself is the primitive-restart value of a 16-bit index (WebGL 2 always restarts there, and
+ * three's setIndex and glTF leave it free).
+ */
+export const fitsUint16 = (count) => count <= 65535;
+
+/** The smallest index array for `count` vertices: Uint16 when they fit (fitsUint16), else Uint32. */
 export function indexArray(elements, count) {
-  return count <= 65536 ? Uint16Array.from(elements) : elements;
+  return fitsUint16(count) ? Uint16Array.from(elements) : elements;
 }
 
 /**

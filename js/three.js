@@ -281,16 +281,10 @@ export function weldGeometry(geometry, options) {
 
   for (const group of welded.gathered.groups) result.addGroup(group.start, group.count, group.materialIndex);
 
-  const userData = geometry.userData;
-  if (userData == null || (typeof userData === 'object' && Object.getPrototypeOf(userData) === Object.prototype && Object.keys(userData).length === 0)) {
-    result.userData = {}; // nothing to copy (structuredClone costs microseconds even on nothing)
-  } else {
-    try {
-      result.userData = structuredClone(userData);
-    } catch {
-      result.userData = { ...userData }; // functions or other uncloneable values: a shallow copy
-    }
-  }
+  // userData: a new object holding the input's values (shared, as three's clone() shares userData
+  // itself; a deep copy would turn a Vector3 into a plain object), so that the statistics written
+  // below stay out of the input's
+  result.userData = { ...geometry.userData };
   const compared = Object.keys(tolerances);
   const stats = {
     inputVertices: vertexCount,

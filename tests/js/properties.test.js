@@ -285,7 +285,7 @@ test('weldMesh: arbitrary indices, primitives, attributes and tolerances', () =>
           assert.deepEqual([r.elementCount * corners, r.degenerateRemoved, r.duplicatesRemoved, r.skippedElements], [want.length, degenerate, duplicates, skipped]);
           if (r.indices) assert.deepEqual([...r.indices], want);
         }
-        if (r.indices && corners > 1) assert.equal(r.indices.constructor, r.vertexCount <= 65536 ? Uint16Array : Uint32Array);
+        if (r.indices && corners > 1) assert.equal(r.indices.constructor, r.vertexCount <= 65535 ? Uint16Array : Uint32Array);
         if (attributes) {
           const a = attributes.a.array;
           for (let i = 0; i < n; i++) {

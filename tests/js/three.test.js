@@ -254,16 +254,18 @@ test('every attribute, morph attribute, name and userData is carried; the input 
   source.morphAttributes.position = [new THREE.Float32BufferAttribute(morph, 3)];
   source.morphTargetsRelative = true;
   source.name = 'box';
-  source.userData = { tag: 'kept', nested: { list: [1, 2] } };
+  source.userData = { tag: 'kept', nested: { list: [1, 2] }, pivot: new THREE.Vector3(1, 2, 3) };
   const before = JSON.stringify([source.toJSON(), source.morphAttributes.position[0].array.slice(0, 12)]);
 
   const welded = weldGeometry(source, { attributes: 'position' });
   assert.equal(welded.name, 'box');
-  const { meshweld: stats, ...copied } = welded.userData;
-  assert.deepEqual(copied, source.userData);
-  assert.equal(stats.vertices, 8, 'the statistics of the weld sit beside the copied userData');
-  welded.userData.nested.list.push(3);
-  assert.deepEqual(source.userData.nested.list, [1, 2], 'userData is a copy');
+  const { meshweld: stats, ...carried } = welded.userData;
+  assert.deepEqual(Object.keys(carried), ['tag', 'nested', 'pivot']);
+  assert.equal(stats.vertices, 8, 'the statistics of the weld sit beside the carried userData');
+  // the values themselves, as three's clone() shares them: a Vector3 stays a Vector3
+  assert.equal(carried.nested, source.userData.nested);
+  assert.equal(carried.pivot.clone().y, 2);
+  assert.equal(source.userData.meshweld, undefined, "the statistics stay out of the input's userData");
   assert.equal(JSON.stringify([source.toJSON(), source.morphAttributes.position[0].array.slice(0, 12)]), before);
   assert.equal(source.index, null);
   // no userData, or an empty one: the result gets a fresh object for its statistics
@@ -400,4 +402,17 @@ test('bad geometries and options are refused with the bad value named', () => {
   }
   // the module keeps working
   assert.equal(vertices(weldGeometry(box, { attributes: 'position' })), 8);
+});
+
+test('an index of 65,536 vertices or more is a Uint32Array: a 16-bit 65535 is the primitive-restart value', () => {
+  const plane = new THREE.PlaneGeometry(1, 1, 255, 255); // 65,536 vertices 1/255 apart: none merge
+  const out = weldGeometry(plane, { attributes: 'position', radius: 1e-6 });
+  assert.equal(out.getAttribute('position').count, 65536);
+  assert.ok(out.index.array instanceof Uint32Array, out.index.array.constructor.name);
+  assert.ok(out.index.array.includes(65535));
+  // 65,535 vertices fit a Uint16Array, whose largest index is then 65534
+  const positions = Float32Array.from({ length: 65535 * 3 }, (_, i) => i);
+  const mesh = weldMesh(positions, [0, 1, 65534], { radius: 0 });
+  assert.ok(mesh.indices instanceof Uint16Array);
+  assert.deepEqual([...mesh.indices], [0, 1, 65534]);
 });
