@@ -216,8 +216,8 @@ int meshweld_cells(int* keys, double* cell_size, const float* point, const meshw
     for (int a = 0; a < dim; ++a)
         if (!isfinite(point[a]))
             return meshweld_ErrorNonFinite;
-    if (method == meshweld_MethodNaive || method == meshweld_MethodKdtree || method == meshweld_MethodGrid)
-        return 0;
+    if (!mw_isArticleGrid(method))
+        return 0; /* NAIVE, KDTREE, and GRID and AUTO, whose cells follow the data */
     double scale = mw_gridScale(method, options->radius), split[2];
     mw_splitScale(scale, split);
     if (cell_size)

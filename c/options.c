@@ -1,4 +1,5 @@
-/* The one option parser: every entry point that takes meshweld_Options reads them here. */
+/* The one option parser: every entry point that takes meshweld_Options reads them here; and what
+ * kind of method a method is. */
 #include "internal.h"
 
 #include <math.h>
@@ -23,4 +24,9 @@ int mw_parseOptions(const meshweld_Options* options, mw_Parsed* parsed)
     if (parsed->store != meshweld_StoreLoose && parsed->store != meshweld_StorePrecise)
         return meshweld_ErrorStore;
     return meshweld_Ok;
+}
+
+int mw_isArticleGrid(int method)
+{
+    return method >= meshweld_MethodGridR && method <= meshweld_MethodBcc;
 }

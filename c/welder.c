@@ -14,11 +14,6 @@
 
 #include <math.h>
 
-int mw_isArticleGrid(int method)
-{
-    return method >= meshweld_MethodGridR && method <= meshweld_MethodBcc;
-}
-
 void mw_setMethod(meshweld_Welder* w, int method)
 {
     w->method = method;

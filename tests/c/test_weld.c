@@ -1858,6 +1858,13 @@ static void group_cells(void)
     float p[3] = {0, 0, 0};
     meshweld_Options o = {3, 0.25f, meshweld_MethodKdtree, 0};
     CHECK(meshweld_cells(keys, NULL, p, &o) == 0, "kdtree has no cells");
+    /* no fixed cells either for the methods whose cells follow the data (as the header says) */
+    const int unfixed[] = {meshweld_MethodAuto, meshweld_MethodNaive, meshweld_MethodGrid};
+    for (int m = 0; m < 3; ++m) {
+        o.method = unfixed[m];
+        CHECK(meshweld_cells(keys, NULL, p, &o) == 0 && meshweld_lookups(unfixed[m], 3) == 0, "%s has no fixed cells",
+              meshweld_methodName(unfixed[m]));
+    }
     o.method = meshweld_MethodHex;
     CHECK(meshweld_cells(keys, NULL, p, &o) == meshweld_ErrorMethodDim, "hex in 3D");
     o.method = meshweld_MethodGridR, p[1] = NAN;

@@ -187,6 +187,11 @@ test('cells reports the cells each grid method searches, store cell first', () =
   assert.deepEqual([...cells([0.31, 0.72], { method: 'grid-2r', dim: 2, radius }).keys.slice(0, 3)], [2, 4, 0]);
   assert.equal(cells([0, 0], { method: 'kdtree', dim: 2, radius }).keys.length, 0);
   assert.throws(() => cells([0, NaN], { dim: 2, radius }), /^RangeError: meshweld: cells: point\[1\] must be finite as a float32, got NaN$/);
+  // the default method and the others whose cells follow the data have no fixed cells
+  for (const method of [undefined, 'auto', 'grid', 'kdtree', 'naive']) {
+    const none = cells([0, 0, 0], { radius, method });
+    assert.deepEqual([none.keys.length, none.size], [0, 0], `method ${method}`);
+  }
   assert.throws(() => cells([1e39, 0, 0], { radius }), /^RangeError: meshweld: cells: point\[0\] must be finite as a float32, got 1e\+39$/);
   assert.throws(() => cells(['a', 'b', 'c'], { radius }), /^TypeError: meshweld: cells: point\[0\] must be a number, got the string "a"$/);
   assert.throws(() => cells([0], { dim: 2, radius }), /point must hold 2 numbers/);
