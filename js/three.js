@@ -1,6 +1,6 @@
 // meshweld/three: weld a three.js BufferGeometry into a new indexed one. `three` is an optional
 // peer dependency: only this entry point imports it.
-import { Box3, BufferAttribute, BufferGeometry } from 'three';
+import { Box3, BufferAttribute, BufferGeometry, DataUtils, Float16BufferAttribute } from 'three';
 import { ready, weld } from './index.js';
 import { gatherItems } from './gather.js';
 import { boolean, checkOptions, choice, describe, distance, failure } from './check.js';
@@ -12,8 +12,8 @@ export { ready };
 
 const WHO = 'weldGeometry';
 
-// An attribute (plain or interleaved, normalized or not) as packed float values, the values its
-// shader sees: what tolerances compare.
+// An attribute (plain or interleaved, normalized or not, half floats) as packed float values, the
+// values its shader sees: what tolerances compare.
 function readFloats(attribute) {
   const { itemSize, count, normalized } = attribute;
   const interleaved = attribute.isInterleavedBufferAttribute === true;
@@ -22,7 +22,8 @@ function readFloats(attribute) {
   const offset = interleaved ? attribute.offset : 0;
   if (!interleaved && !normalized && source instanceof Float32Array && source.length === count * itemSize) return source;
   const out = new Float32Array(count * itemSize);
-  const scale = normalized && isIntegerArray(source) ? normalizer(source) : (v) => v;
+  const scale = attribute.isFloat16BufferAttribute === true ? DataUtils.fromHalfFloat // (its Uint16Array holds half-float bits)
+    : normalized && isIntegerArray(source) ? normalizer(source) : (v) => v;
   for (let i = 0; i < count; i++)
     for (let k = 0; k < itemSize; k++) {
       const v = source[i * stride + offset + k];
@@ -85,7 +86,8 @@ function plainBox(result) {
 
 // A new attribute over array with attribute's item size, normalization, name, usage and GPU type.
 function attributeLike(attribute, array) {
-  const out = new BufferAttribute(array, attribute.itemSize, attribute.normalized);
+  const Type = attribute.isFloat16BufferAttribute === true ? Float16BufferAttribute : BufferAttribute;
+  const out = new Type(array, attribute.itemSize, attribute.normalized);
   out.name = attribute.name;
   if (attribute.usage !== undefined) out.usage = attribute.usage;
   if (attribute.gpuType !== undefined) out.gpuType = attribute.gpuType;

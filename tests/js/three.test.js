@@ -416,3 +416,23 @@ test('an index of 65,536 vertices or more is a Uint32Array: a 16-bit 65535 is th
   assert.ok(mesh.indices instanceof Uint16Array);
   assert.deepEqual([...mesh.indices], [0, 1, 65534]);
 });
+
+test('half-float attributes (Float16BufferAttribute) are compared by their values and come out as half floats', () => {
+  const corners = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1.002, 0, 0, 1, 1, 0, 0, 1, 0];
+  const half = new THREE.BufferGeometry();
+  half.setAttribute('position', new THREE.Float16BufferAttribute(Uint16Array.from(corners, THREE.DataUtils.toHalfFloat), 3));
+  const normals = new THREE.Float16BufferAttribute(new Uint16Array(18), 3);
+  for (let i = 0; i < 6; i++) normals.setXYZ(i, 0, 0, 1);
+  half.setAttribute('normal', normals);
+  const single = new THREE.BufferGeometry().setAttribute('position', new THREE.Float32BufferAttribute(corners, 3));
+  const welded = weldGeometry(half, { radius: 0.01 });
+  assert.equal(welded.getAttribute('position').count, weldGeometry(single, { radius: 0.01 }).getAttribute('position').count);
+  assert.equal(welded.getAttribute('position').count, 4);
+  for (const name of ['position', 'normal']) {
+    const out = welded.getAttribute(name);
+    assert.equal(out.isFloat16BufferAttribute, true, name);
+    assert.ok(out.array instanceof Uint16Array, name);
+  }
+  assert.deepEqual([0, 1, 2, 3].map((i) => welded.getAttribute('position').getX(i)), [0, 1, 0, 1]);
+  assert.equal(welded.getAttribute('normal').getZ(3), 1);
+});
