@@ -6,8 +6,19 @@ import { isIntegerArray, normalizer } from './points.js';
 
 // Largest stretch (spectral norm) of a 4x4 column-major matrix's linear part: power iteration on
 // MᵀM, in scalars, until its vector stops moving (a scene of thousands of nodes calls it once per
-// node).
+// node). A matrix whose largest entry is so far from 1 that the iteration's products would
+// overflow or lose bits in subnormals (node scales past about 1e120 or below 1e-120) is first
+// brought near 1 by a power of two 2^-k, and s by 2^k after: every step scales exactly by a power
+// of two, so elsewhere this would give the same bits, and there it gives the stretch, not 0 or
+// Infinity.
 function stretch(m) {
+  const largest = Math.max(...[0, 1, 2, 4, 5, 6, 8, 9, 10].map((i) => Math.abs(m[i])));
+  let up = [1, 1]; // 2^k as two factors (2^k itself may not exist)
+  if (!(largest > 2 ** -400 && largest < 2 ** 400) && largest > 0 && Number.isFinite(largest)) {
+    const k = Math.round(Math.log2(largest));
+    up = [2 ** Math.ceil(k / 2), 2 ** Math.floor(k / 2)];
+    m = m.map((v) => v / up[0] / up[1]);
+  }
   let v0 = 1, v1 = 0.7, v2 = 0.3;
   let s = 0;
   for (let it = 0; it < 64; it++) {
@@ -24,7 +35,7 @@ function stretch(m) {
     if (n0 === v0 && n1 === v1 && n2 === v2) break; // a fixed point: every further step gives this s
     v0 = n0, v1 = n1, v2 = n2;
   }
-  return s;
+  return s * up[0] * up[1];
 }
 
 // a x b for 4x4 column-major matrices, each sum in the order gl-matrix's mat4.multiply takes it
@@ -124,27 +135,13 @@ function localVertices(mesh) {
   return { points, box };
 }
 
-// stretch(m), its matrix first brought near 1 by a power of two k, when its largest entry is so far
-// from 1 that the products of the iteration would overflow or lose bits in subnormals (node scales
-// past about 1e120 or below 1e-120). Every step of the iteration scales exactly by a power of two,
-// so elsewhere the answer would be the same bits; there it is the stretch, not 0 or Infinity.
-function stretchScaled(m) {
-  const largest = Math.max(...[0, 1, 2, 4, 5, 6, 8, 9, 10].map((i) => Math.abs(m[i])));
-  if (!(largest > 2 ** -400 && largest < 2 ** 400) && largest > 0 && Number.isFinite(largest)) {
-    const k = Math.round(Math.log2(largest));
-    const [a, b] = [2 ** Math.ceil(-k / 2), 2 ** Math.floor(-k / 2)]; // (2^-k itself may not exist)
-    return stretch(m.map((v) => v * a * b)) * 2 ** Math.ceil(k / 2) * 2 ** Math.floor(k / 2);
-  }
-  return stretch(m);
-}
-
 // A world-space radius in a mesh's own units: divided by the largest stretch of the nodes that
 // draw it, so that no merge exceeds the radius in world space under any of them. worlds: the world
 // matrices sceneDiagonal made (a node it did not reach asks glTF-Transform).
 export function meshScale(mesh, worlds = new Map()) {
   let largest = 0;
   for (const parent of mesh?.listParents() ?? []) {
-    if (parent.propertyType === PropertyType.NODE) largest = Math.max(largest, stretchScaled(worlds.get(parent) ?? parent.getWorldMatrix()));
+    if (parent.propertyType === PropertyType.NODE) largest = Math.max(largest, stretch(worlds.get(parent) ?? parent.getWorldMatrix()));
   }
   return largest > 0 ? largest : 1;
 }
