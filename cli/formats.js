@@ -123,8 +123,9 @@ function parseOBJ(bytes, path, notes, { OBJLoader }) {
   return parts;
 }
 
-// The elements a PLY header declares, [{ name, count, properties: [{ name, list }] }], and where
-// its data starts; null when the file has no end_header line (three's loader then reads nothing).
+// The elements a PLY header declares, [{ name, count, properties: [{ name, list, type, countType }] }],
+// and where its data starts; null when the file has no end_header line (three's loader then reads
+// nothing).
 function plyHeader(bytes) {
   const end = bytes.indexOf('end_header');
   if (end < 0) return null;
@@ -135,31 +136,89 @@ function plyHeader(bytes) {
     const [keyword, ...words] = line.trim().split(/\s+/);
     if (keyword === 'format') format = words[0];
     else if (keyword === 'element') elements.push({ name: words[0], count: Number(words[1]), properties: [] });
-    else if (keyword === 'property' && elements.length) elements.at(-1).properties.push({ name: words.at(-1), list: words[0] === 'list' });
+    else if (keyword === 'property' && elements.length) {
+      const list = words[0] === 'list';
+      elements.at(-1).properties.push({ name: words.at(-1), list, type: list ? words[2] : words[0], countType: list ? words[1] : null });
+    }
   }
   const body = bytes.indexOf('\n', end) + 1 || bytes.length;
   return { format, elements, body };
 }
 
-// Where the data of an ASCII PLY ends before its header's elements do: the element and how many of
-// them the data holds, or null when it holds them all. three's loader stops at the end of the data
-// and keeps what it read, a part of the mesh.
-function plyShortfall(bytes, { elements, body }) {
-  const tokens = bytes.toString('latin1', body).trim().split(/\s+/).filter(Boolean);
-  let k = 0;
-  for (const element of elements) {
-    for (let j = 0; j < element.count; j++) {
-      for (const property of element.properties) {
-        if (k >= tokens.length) return { element, held: j };
-        k += property.list ? 1 + (Number.parseInt(tokens[k], 10) || 0) : 1;
+const isIndexList = (p) => p.list && (p.name === 'vertex_indices' || p.name === 'vertex_index');
+
+// The values of a binary PLY's types: their sizes and DataView readers.
+const PLY_TYPES = Object.fromEntries([
+  [['char', 'int8'], 1, 'getInt8'], [['uchar', 'uint8'], 1, 'getUint8'], [['short', 'int16'], 2, 'getInt16'],
+  [['ushort', 'uint16'], 2, 'getUint16'], [['int', 'int32'], 4, 'getInt32'], [['uint', 'uint32'], 4, 'getUint32'],
+  [['float', 'float32'], 4, 'getFloat32'], [['double', 'float64'], 8, 'getFloat64'],
+].flatMap(([names, size, read]) => names.map((name) => [name, { size, read }])));
+
+// A PLY's data read element by element, as three's loader reads it: where it ends before the
+// header's elements do ({ element, held }, or null when it holds them all), and the corner lists of
+// its faces ({ sizes, corners }: each face's number of corners, and the corners one after another;
+// null without faces). Binary data whose types are not PLY's: null, for three's loader to refuse.
+function plyData(bytes, { format, elements, body }) {
+  const faces = elements.some((e) => e.name === 'face' && e.count > 0) ? { sizes: [], corners: [] } : null;
+  if (format === 'ascii') {
+    const tokens = bytes.toString('latin1', body).trim().split(/\s+/).filter(Boolean);
+    let k = 0;
+    for (const element of elements) {
+      const listed = element.name === 'face' && faces ? element.properties.find(isIndexList) : null;
+      for (let j = 0; j < element.count; j++) {
+        for (const property of element.properties) {
+          if (k >= tokens.length) return { short: { element, held: j }, faces };
+          const n = property.list ? Number.parseInt(tokens[k], 10) || 0 : 0;
+          if (property === listed) {
+            faces.sizes.push(n);
+            for (let c = 1; c <= n; c++) faces.corners.push(Number(tokens[k + c]));
+          }
+          k += property.list ? 1 + n : 1;
+        }
+        if (k > tokens.length) return { short: { element, held: j }, faces };
       }
-      if (k > tokens.length) return { element, held: j };
+    }
+    return { short: null, faces };
+  }
+  const little = format === 'binary_little_endian';
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = body;
+  for (const element of elements) {
+    const types = element.properties.map((p) => [PLY_TYPES[p.type], p.list ? PLY_TYPES[p.countType] : null]);
+    if (types.some(([type, count], i) => !type || (element.properties[i].list && !count))) return null;
+    const listed = element.name === 'face' && faces ? element.properties.find(isIndexList) : null;
+    for (let j = 0; j < element.count; j++) {
+      for (let i = 0; i < element.properties.length; i++) {
+        const [type, count] = types[i];
+        if (at + (count ?? type).size > bytes.length) return { short: { element, held: j }, faces };
+        if (!count) {
+          at += type.size;
+          continue;
+        }
+        const n = view[count.read](at, little);
+        at += count.size;
+        if (at + n * type.size > bytes.length) return { short: { element, held: j }, faces };
+        if (element.properties[i] === listed) {
+          faces.sizes.push(n);
+          for (let c = 0; c < n; c++) faces.corners.push(view[type.read](at + c * type.size, little));
+        }
+        at += n * type.size;
+      }
     }
   }
-  return null;
+  return { short: null, faces };
 }
 
-function parsePLY(bytes, path, notes, { PLYLoader }) {
+// Triangles of faces of any number of corners: a face's corners 0, k, k + 1 for k from 1, the
+// split three's loader makes of a quad; faces of fewer than 3 corners make none.
+function fanTriangles({ sizes, corners }) {
+  const out = [];
+  for (let f = 0, at = 0; f < sizes.length; at += sizes[f++])
+    for (let k = 1; k + 1 < sizes[f]; k++) out.push(corners[at], corners[at + k], corners[at + k + 1]);
+  return out;
+}
+
+function parsePLY(bytes, path, notes, { BufferAttribute, PLYLoader }) {
   const fail = (why) => {
     throw new UserError(`${path} is not a valid PLY file: ${why}`);
   };
@@ -167,13 +226,9 @@ function parsePLY(bytes, path, notes, { PLYLoader }) {
   if (!/^ply[\r\n]/.test(bytes.toString('latin1', 0, 4))) fail("it does not start with a 'ply' line");
   const header = plyHeader(bytes);
   const face = header?.elements.find((e) => e.name === 'face');
-  if (face && face.count > 0 && !face.properties.some((p) => p.list && (p.name === 'vertex_indices' || p.name === 'vertex_index'))) {
-    fail('its face element has no vertex_indices list');
-  }
-  if (header?.format === 'ascii') {
-    const short = plyShortfall(bytes, header);
-    if (short) fail(`its header declares ${short.element.count} ${short.element.name} elements, the data holds ${short.held}`);
-  }
+  if (face && face.count > 0 && !face.properties.some(isIndexList)) fail('its face element has no vertex_indices list');
+  const data = header ? plyData(bytes, header) : null;
+  if (data?.short) fail(`its header declares ${data.short.element.count} ${data.short.element.name} elements, the data holds ${data.short.held}`);
   let parsed;
   try {
     parsed = quietly(() => new PLYLoader().parse(arrayBuffer(bytes)));
@@ -184,10 +239,51 @@ function parsePLY(bytes, path, notes, { PLYLoader }) {
   }
   const { result: geometry, messages } = parsed;
   addNotes(notes, messages.map((m) => `${path}: ${m.replace(/^unhandled /, 'header line not read: ')}`));
-  // Faces make triangles; a file without them (no face element, or none of them) is a cloud of
-  // points, whatever its number of vertices.
-  const mode = geometry.index && face?.count > 0 ? Primitive.Mode.TRIANGLES : Primitive.Mode.POINTS;
-  if (face?.count > 0 && !geometry.index) notes.push(`${path}: its ${plural(face.count, 'face')} have more than 4 corners each, which three's loader does not read: its vertices are read as points`);
+  // three's loader reads faces of 3 and 4 corners and leaves out any other. Faces of more corners
+  // are split here as it splits a quad (fans from their first corner), unless the faces carry
+  // their own uvs or colors, which the loader reads for triangles and quads only: then they are
+  // left out, and said so.
+  const sizes = data?.faces?.sizes ?? [];
+  const drawn = sizes.some((n) => n === 3 || n === 4); // faces the loader reads
+  const polygons = sizes.filter((n) => n > 4).length;
+  const lines = sizes.filter((n) => n < 3).length;
+  if (polygons + lines > 0) {
+    const has = (...names) => face.properties.some((p) => names.includes(p.name));
+    const perFace = has('texcoord') || (has('red', 'diffuse_red', 'r', 'diffuse_r') && has('green', 'diffuse_green', 'g', 'diffuse_g') && has('blue', 'diffuse_blue', 'b', 'diffuse_b'));
+    if (perFace) {
+      // the loader gives every face three colors, six for a quad, those of the faces it leaves
+      // out too: theirs are taken out, so that each triangle keeps its own (none read: no corner
+      // to color)
+      const color = geometry.getAttribute('color');
+      if (color && !drawn) geometry.deleteAttribute('color');
+      else if (color) {
+        const array = new color.array.constructor(geometry.getAttribute('position').count * 3);
+        let from = 0, to = 0;
+        for (const n of sizes) {
+          const items = n === 4 ? 6 : 3;
+          if (n === 3 || n === 4) array.set(color.array.subarray(3 * from, 3 * (from + items)), 3 * to), to += items;
+          from += items;
+        }
+        geometry.setAttribute('color', new BufferAttribute(array, 3, color.normalized));
+      }
+      notes.push(`${path}: ${plural(polygons + lines, 'face')} of ${lines ? 'fewer than 3 or ' : ''}more than 4 corners left out: three's loader reads the uvs and colors of faces of 3 and 4 corners only`);
+    } else {
+      const triangles = fanTriangles(data.faces);
+      geometry.setIndex(triangles.length > 0 ? triangles : null);
+      if (polygons) notes.push(`${path}: ${plural(polygons, 'face')} of more than 4 corners split into triangles from their first corner`);
+      if (lines) notes.push(`${path}: ${plural(lines, 'face')} of fewer than 3 corners left out (they hold no triangle)`);
+    }
+  }
+  const corners = geometry.getAttribute('position').count;
+  for (const [name, attribute] of Object.entries(geometry.attributes)) {
+    if (attribute.count !== corners) fail(`three's loader read ${name} for ${attribute.count} of its ${corners} corners (it reads a face's uvs from a texcoord list of 2 values a corner)`);
+  }
+  // Faces make triangles; a file without them (no face element, none of them, or none with 3
+  // corners) is a cloud of points, whatever its number of vertices. Faces that carry their own uvs
+  // or colors come from the loader as a soup: three corners of their own per triangle, no index.
+  const soup = !geometry.index && drawn;
+  const mode = face?.count > 0 && (geometry.index || soup) ? Primitive.Mode.TRIANGLES : Primitive.Mode.POINTS;
+  if (face?.count > 0 && mode === Primitive.Mode.POINTS) notes.push(`${path}: its faces hold no triangle: its vertices are read as points`);
   if (mode === Primitive.Mode.POINTS) geometry.setIndex(null);
   return [{ name: basename(path, extname(path)), geometry, mode }];
 }

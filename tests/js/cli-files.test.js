@@ -280,6 +280,64 @@ test('a PLY without faces stays a point cloud; a short or empty PLY is refused',
   assert.ok(!existsSync(at('out.glb')));
 });
 
+test('a PLY holds faces of any number of corners, in text or binary, and faces with their own colors', async () => {
+  // a hexagon, a quad, a triangle and a face of 2 corners; three's loader reads 3 and 4 corners
+  const points = [[0, 0, 0], [1, 0, 0], [0.5, 0.9, 0], [-0.5, 0.9, 0], [-1, 0, 0], [-0.5, -0.9, 0], [0.5, -0.9, 0], [3, 0, 0], [4, 0, 0], [4, 1, 0], [3, 1, 0]];
+  const faces = [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10], [0, 1, 2], [0, 4]];
+  const header = (format, faceProperties = []) => ['ply', `format ${format} 1.0`, `element vertex ${points.length}`, 'property float x', 'property float y',
+    'property float z', `element face ${faces.length}`, 'property list uchar int vertex_indices', ...faceProperties, 'end_header', ''].join('\n');
+  writeFileSync(at('mixed.ply'), header('ascii') + [...points.map((p) => p.join(' ')), ...faces.map((f) => [f.length, ...f].join(' '))].join('\n') + '\n');
+  for (const little of [true, false]) {
+    const data = new DataView(new ArrayBuffer(points.length * 12 + faces.reduce((sum, f) => sum + 1 + 4 * f.length, 0)));
+    let k = 0;
+    for (const p of points) for (const x of p) data.setFloat32((k += 4) - 4, x, little);
+    for (const f of faces) {
+      data.setUint8(k++, f.length);
+      for (const i of f) data.setInt32((k += 4) - 4, i, little);
+    }
+    const name = little ? 'mixed-le' : 'mixed-be';
+    const bytes = Buffer.concat([Buffer.from(header(little ? 'binary_little_endian' : 'binary_big_endian'), 'latin1'), Buffer.from(data.buffer)]);
+    writeFileSync(at(`${name}.ply`), bytes);
+    writeFileSync(at(`${name}-cut.ply`), bytes.subarray(0, bytes.length - 3));
+    refused([`${name}-cut.ply`, 'out.glb'], `${name}-cut.ply is not a valid PLY file: its header declares 4 face elements, the data holds 3`);
+  }
+  for (const file of ['mixed.ply', 'mixed-le.ply', 'mixed-be.ply']) {
+    const r = run([file, 'mixed.glb']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(summary(r.stdout).triangles, [4 + 2 + 1, 7], file); // a face of n corners: n - 2 triangles
+    assert.deepEqual(notes(r.stdout), [`${file}: 1 face of more than 4 corners split into triangles from their first corner`,
+      `${file}: 1 face of fewer than 3 corners left out (they hold no triangle)`]);
+    const back = await new NodeIO().read(at('mixed.glb'));
+    const indices = Array.from(back.getRoot().listMeshes()[0].listPrimitives()[0].getIndices().getArray());
+    // the hexagon, fanned from its first corner (vertices 1 to 6, numbered 0 to 5 by first appearance)
+    assert.deepEqual(indices.slice(0, 12), [0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5], file);
+  }
+  // faces with their own colors: the loader's triangles, three corners each (a soup, not a cloud)
+  writeFileSync(at('colors.ply'), header('ascii', ['property uchar red', 'property uchar green', 'property uchar blue']) +
+    [...points.map((p) => p.join(' ')), ...faces.map((f) => [f.length, ...f, 200, 10, 10].join(' '))].join('\n') + '\n');
+  const colors = run(['colors.ply', 'colors.glb']);
+  assert.equal(colors.code, 0, colors.stderr);
+  assert.deepEqual(summary(colors.stdout).triangles, [2 + 1, 3]);
+  assert.deepEqual(notes(colors.stdout), ["colors.ply: 2 faces of fewer than 3 or more than 4 corners left out: three's loader reads the uvs and colors of faces of 3 and 4 corners only"]);
+  const primitive = (await new NodeIO().read(at('colors.glb'))).getRoot().listMeshes()[0].listPrimitives()[0];
+  assert.equal(primitive.getMode(), Primitive.Mode.TRIANGLES);
+  const color = primitive.getAttribute('COLOR_0');
+  assert.equal(color.getCount(), primitive.getAttribute('POSITION').getCount());
+  // a face of its own color, which three's loader reads for 3 and 4 corners only: a cloud, uncolored
+  writeFileSync(at('colored-hexagon.ply'), header('ascii', ['property uchar red', 'property uchar green', 'property uchar blue'])
+    .replace(`element face ${faces.length}`, 'element face 1') + [...points.map((p) => p.join(' ')), '6 1 2 3 4 5 6 200 10 10'].join('\n') + '\n');
+  const hexagon = run(['colored-hexagon.ply', 'hexagon.glb']);
+  assert.equal(hexagon.code, 0, hexagon.stderr);
+  assert.ok(notes(hexagon.stdout).includes('colored-hexagon.ply: its faces hold no triangle: its vertices are read as points'));
+  const cloud = (await new NodeIO().read(at('hexagon.glb'))).getRoot().listMeshes()[0].listPrimitives()[0];
+  assert.deepEqual([cloud.getMode(), cloud.getAttribute('COLOR_0')], [Primitive.Mode.POINTS, null]);
+  // a triangle without the texcoord list the others have: refused, not written with uvs misplaced
+  writeFileSync(at('uv-missing.ply'), ['ply', 'format ascii 1.0', 'element vertex 4', 'property float x', 'property float y', 'property float z',
+    'element face 2', 'property list uchar int vertex_indices', 'property list uchar float texcoord', 'end_header',
+    '0 0 0', '1 0 0', '0 1 0', '1 1 0', '3 0 1 2 6 0 0 1 0 0 1', '3 1 3 2 0', ''].join('\n'));
+  refused(['uv-missing.ply', 'out.glb'], "uv-missing.ply is not a valid PLY file: three's loader read uv for 3 of its 6 corners (it reads a face's uvs from a texcoord list of 2 values a corner)");
+});
+
 test("three's loader messages become notes after the summary, and --quiet prints nothing", () => {
   writeFileSync(at('odd.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\ncstype bezier\nf 1 2 3\n');
   const r = run(['odd.obj', 'odd.glb']);
