@@ -1,6 +1,7 @@
-// The README's performance table from a full run's bench/data/results.json:
+// The README's performance table and speed-target table from a full run's bench/data/results.json:
 //   node bench/readme-table.mjs [results.json]
 import { readFileSync } from 'node:fs';
+import { targets, targetsTable } from './report.mjs';
 
 const file = process.argv[2] ?? new URL('./data/results.json', import.meta.url);
 const run = JSON.parse(readFileSync(file, 'utf8'));
@@ -26,3 +27,5 @@ for (const d of run.datasets) {
 }
 console.log(`${run.cpu}, ${run.cores} cores, Node ${run.node}, commit ${run.commit}, ${Math.round(run.wallSeconds)} s\n`);
 console.log(lines.join('\n'));
+console.log(`\nThe speed targets, this run (ratios of back-to-back pairs, medians; WebAssembly, \`auto\`):\n`);
+console.log(targetsTable(targets(run.datasets, { quick: false })));

@@ -171,6 +171,7 @@ export function targets(results, { quick }) {
       ` (sets: ${named(d1) || 'none in this run'})`,
     cases: w1 ? [`worst ${sig(w1.value)} (${w1.name}); all: ${allText(c1, 3)}`] : [],
     ok: c1.length ? c1.every((c) => c.value <= 1.0) : undefined,
+    parts: [{ what: 'bunny soup and tiles: time ÷ meshoptimizer', limit: 1.0, values: c1 }],
   });
 
   // 2. 1M uniform 3D points, 30% merged: at most 1.5x meshopt (quick: the largest uniform 3D set)
@@ -182,6 +183,7 @@ export function targets(results, { quick }) {
     text: `uniform 3D points, ~30% merged: time(meshweld auto) / time(meshoptimizer exact remap) <= 1.5 (set: ${d2 ? named([d2]) : 'uniform-3d-1M, not in this run'})`,
     cases: v2 === undefined ? [] : [`${d2.name} ${sig(v2)}`],
     ok: v2 === undefined ? undefined : v2 <= 1.5,
+    parts: [{ what: 'uniform 3D, 30% merged: time ÷ meshoptimizer', limit: 1.5, values: v2 === undefined ? [] : [{ name: d2.name, value: v2 }] }],
   });
 
   // 3. >= 40x faster than three.js and >= 5x faster than glTF-Transform on every dataset >= 1e5 points
@@ -201,6 +203,10 @@ export function targets(results, { quick }) {
       wg && `glTF-Transform: worst ${sig(wg.value)}x (${wg.name}); all: ${allText(gltf)}`,
     ].filter(Boolean),
     ok: three.length && gltf.length ? three.every((c) => c.value >= 40) && gltf.every((c) => c.value >= 5) : undefined,
+    parts: [
+      { what: 'speed-up over three.js `mergeVertices`, sets ≥ 1e5 points', limit: 40, values: three, higherIsBetter: true },
+      { what: 'speed-up over glTF-Transform `weld()`, sets ≥ 1e5 points', limit: 5, values: gltf, higherIsBetter: true },
+    ],
   });
 
   // 4. time(4M uniform) <= 4.4 time(1M uniform); quick: the largest uniform set of a dimension and
@@ -224,6 +230,7 @@ export function targets(results, { quick }) {
       ` (sets: ${growth.length ? growth.map((c) => named(c.sets)).join('; ') : quick ? 'no uniform set with one 4x smaller in this run' : 'uniform 1M and 4M, not in this run'})`,
     cases: w4 ? [`worst ${sig(w4.value)} (${w4.name}); all: ${allText(growth, 3)}`] : [],
     ok: growth.length ? growth.every((c) => c.value <= 4.4) : undefined,
+    parts: [{ what: 'uniform points: time(4M) ÷ time(1M)', limit: 4.4, values: growth }],
   });
 
   // 5. weldGeometry by position <= 1.15 weld(); with normal and uv tolerances <= 1.5 by position
@@ -243,6 +250,10 @@ export function targets(results, { quick }) {
       w5b && `with tolerances ÷ by position: worst ${sig(w5b.value)} (${w5b.name}); all: ${allText(overPosition, 3)}`,
     ].filter(Boolean),
     ok: soups.length ? overWeld.every((c) => c.value <= 1.15) && overPosition.every((c) => c.value <= 1.5) : undefined,
+    parts: [
+      { what: "STL soups: `weldGeometry` by position ÷ `weld()`", limit: 1.15, values: overWeld },
+      { what: 'STL soups: `weldGeometry` with normal and uv tolerances ÷ by position', limit: 1.5, values: overPosition },
+    ],
   });
 
   // 6. WebAssembly within 1.3x of native (auto, same data), every dataset with a native run
@@ -255,8 +266,30 @@ export function targets(results, { quick }) {
       ` (sets: ${native.length ? `all ${native.length} of this run` : 'none: native not run'})`,
     cases: w6 ? [`worst ${sig(w6.value)} (${w6.name}); all: ${allText(native)}`] : [],
     ok: native.length ? native.every((c) => c.value <= 1.3) : undefined,
+    parts: [{ what: 'WebAssembly ÷ native C, every set', limit: 1.3, values: native }],
   });
   return out;
+}
+
+/**
+ * The targets as one Markdown table, a row per bound: the range this run measured over its sets,
+ * the worst set, and whether every set meets the bound.
+ */
+export function targetsTable(list) {
+  const lines = ['| target | bound | this run | worst | met |', '|---|---|---|---|---|'];
+  for (const t of list) {
+    for (const part of t.parts) {
+      const values = part.values.map((c) => c.value);
+      const worst = worstOf(part.values, !part.higherIsBetter);
+      const [lo, hi] = [Math.min(...values), Math.max(...values)];
+      const range = !worst ? '–' : lo === hi ? sig(lo) : `${sig(lo)} to ${sig(hi)}`;
+      const meets = (c) => (part.higherIsBetter ? c.value >= part.limit : c.value <= part.limit);
+      const met = !worst ? '–' : part.values.every(meets) ? 'yes' : 'no';
+      const bound = `${part.higherIsBetter ? '≥' : '≤'} ${Number.isInteger(part.limit) && part.limit < 10 ? part.limit.toFixed(1) : part.limit}`;
+      lines.push(row([`${t.n}. ${part.what}`, bound, range, worst ? `${worst.name} ${sig(worst.value)}` : '–', met]));
+    }
+  }
+  return lines.join('\n');
 }
 
 export function targetsText(list) {
