@@ -54,13 +54,24 @@ int mw_engineTries(mw_EngineTry run, void* context, const mw_Nodes* nodes, doubl
         mw_DataCells cells;
         mw_dataCellsSet(&cells, narrowest, radius, extent);
         int error = run(context, &cells);
-        return error == MW_CROWDED ? MW_DENSE : error;
+        return error == MW_CROWDED || error == MW_WIDE ? MW_DENSE : error;
     }
-    for (int retry = 0;; ++retry) {
+    for (int retry = 0, widened = 0;; ++retry) {
         *size = fmax(*size, narrowest);
         mw_DataCells cells;
         mw_dataCellsSet(&cells, *size, radius, extent);
         int error = run(context, &cells);
+        if (error == MW_WIDE && dense == MW_SPARSE && !widened && mw_dataCellsSqueezable(radius) > *size) {
+            /* a box too wide for the keys of cells at their floor (a few points far from the
+             * rest): once, the narrowest cells its squeeze takes, where a sample found few pairs
+             * (small sets, unsampled, and dense ones go point by point: the squeeze's sorts and
+             * search would be paid for nothing) */
+            *size = mw_dataCellsSqueezable(radius);
+            widened = 1;
+            continue;
+        }
+        if (error == MW_WIDE)
+            return MW_DENSE;
         if (error != MW_CROWDED || retry == MW_CELL_RETRIES)
             return error;
         if (guess < 0) /* (once: it costs a sample's pairs) */

@@ -453,15 +453,21 @@ static inline double mw_dataCellFloor(double radius)
     return 2.0 * radius * MW_SLACK;
 }
 
-/* The narrowest cells for radius r where coordinates reach extent: 2r, or r / 0.4 where cells of
+/* Cells whose reach stays below 0.41 for radius r, as far out as MW_CELL_LIMIT cells: r / 0.4 (the
+ * narrowest the engine's squeeze of a box too wide for its keys takes).
+ * The narrowest cells for radius r where coordinates reach extent: 2r, or r / 0.4 where cells of
  * 2r lie MW_FAR_CELLS or more from 0 (the reach, widened there by at most 2^-7, stays below 0.41:
  * each r-box still meets at most two cells a side, and the engine's squeeze runs); and at least
  * what holds extent, with a factor 2 to spare. */
+static inline double mw_dataCellsSqueezable(double radius)
+{
+    return radius * MW_SLACK / 0.4;
+}
 static inline double mw_dataCellsNarrowest(double radius, double extent)
 {
     double floor_size = mw_dataCellFloor(radius);
     if (extent >= MW_FAR_CELLS * floor_size)
-        floor_size = radius * MW_SLACK / 0.4;
+        floor_size = mw_dataCellsSqueezable(radius);
     double hold = extent / (MW_CELL_LIMIT / 2);
     return floor_size > hold ? floor_size : hold;
 }
@@ -479,7 +485,8 @@ size_t mw_dataCellsIn(const float low[3], const float high[3], int dim, double s
  * points along a line, a dense part among sparse ones, clusters far apart in interleaved order):
  * first the spacing that the nodes' nearest neighbours in a sample give, where that is less than
  * an eighth of the size (mw_sampleSpacing), then an eighth of the size each time; not below
- * mw_dataCellsNarrowest, MW_CELL_RETRIES times at most. Then the caller's fallback (the
+ * mw_dataCellsNarrowest, MW_CELL_RETRIES times at most; and once, where a box is too wide for the
+ * keys of cells at their floor (MW_WIDE), cells of mw_dataCellsSqueezable. Then the caller's fallback (the
  * sequential weld, or the attribute weld's kd-tree). run(context, cells) is one try; returns the
  * last try's answer, *size the last size tried. No try at all (MW_DENSE, *size unchanged) where a
  * sample's pairs say each would pass the engine's budget (mw_engineDense); with crowds (run takes
@@ -668,6 +675,9 @@ typedef struct mw_Nodes {
 #define MW_DENSE 1 /* mw_engineWeld: too many pairs within r; the caller welds sequentially */
 #define MW_CROWDED 2 /* mw_engineWeld: its cells hold more tests than its budget, counted before the
                       * search: smaller cells may not (else as MW_DENSE) */
+#define MW_WIDE 4 /* mw_engineWeld: the box holds more cells than 64-bit keys number, in cells too
+                   * narrow for the squeeze (their floor of 2r): cells of mw_dataCellsSqueezable may
+                   * take it (else as MW_DENSE) */
 
 /* What the engine did, for meshweld_trace: the public struct, filled by node (the caller turns
  * nodes into input points); phases says how far to go (2 sort, 3 pairs, 4 graph, 5 walk). */
@@ -675,11 +685,13 @@ typedef meshweld_Trace mw_EngineTrace;
 
 int mw_engineWeld(uint32_t* owner, const mw_Nodes* nodes, const mw_DataCells* cells, mw_EngineTrace* trace);
 #define MW_CORE 3 /* mw_engineDense: dense, but in crowded cells of under 90% of the nodes, the rest sparse */
+#define MW_SPARSE 5 /* mw_engineDense: the sample's pairs within the budget */
 
 /* Whether a sample of the nodes, searched in cells (a little wider than the narrowest: narrow, so
  * that its tests stay few), says their pairs within r would pass the engine's budget twice over:
  * MW_DENSE (the caller then welds sequentially at once), or with crowds MW_CORE where those pairs
- * lie in a dense core whose cells the engine takes out of its search; 0 for fewer than 65,536 nodes. */
+ * lie in a dense core whose cells the engine takes out of its search; MW_SPARSE where they would
+ * not; 0 for fewer than 65,536 nodes, or a sample the sort declines. */
 int mw_engineDense(const mw_Nodes* nodes, const mw_DataCells* cells, int crowds);
 /* Steps 1 to 3 alone: the graph of the nodes within r of each other. Node j's neighbours are
  * neighbour[first[j] .. first[j + 1]): every one, the earlier ones first. Both arrays come from

@@ -1677,6 +1677,23 @@ static void group_misjudged(void)
                       automatic ? "AUTO" : "GRID");
             free(tree.remap);
         }
+        if (dim == 3) { /* a cloud and one point far from it, in cells at their floor of 2r: keys of
+                         * more than 64 bits, which cells that narrow do not squeeze. A sample finds
+                         * the pairs few, and the engine takes the narrowest cells the squeeze takes
+                         * (r / 0.4), where it went point by point (in 2D the cells that far out are
+                         * those already) */
+            size_t m = 70000;
+            float* q = (float*)malloc(m * 3 * sizeof(float));
+            seed(480 + dim);
+            for (size_t i = 0; i < m * 3; ++i)
+                q[i] = (float)uniform();
+            q[(m / 2) * 3] = q[(m / 2) * 3 + 1] = q[(m / 2) * 3 + 2] = 1e6f;
+            float r = (float)(0.7 * pow(1.0 / (double)m, 1.0 / 3));
+            meshweld_Trace far = traced("a cloud and one point far from it", q, m, 3, r);
+            CHECK(far.engine && far.cell_size >= 2.5 * r, "a cloud and one point far from it: engine %d, cells of %g for r = %g",
+                  far.engine, far.cell_size, r);
+            free(q);
+        }
         { /* clusters too dense for the engine, and strays at +-1e9: the sequential search runs
            * on cells of 2r, past 2^31 from 0, a few steps a point */
             seed(470 + dim);
