@@ -77,8 +77,15 @@ int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash)
     if (table->entries) {
         for (size_t i = 0; i <= table->mask; ++i) {
             const mw_Entry* e = &table->entries[i];
-            if (e->value != MW_NONE)
-                *mw_tableFindHashed(&grown, hash(e->key[0], e->key[1], e->key[2]), e->key[0], e->key[1], e->key[2]) = *e;
+            if (e->value == MW_NONE)
+                continue;
+            /* each entry to the first empty slot of its probe run: entries are never merged, since
+             * two may hold the same key (the article grids' cells 2^32 apart share their low words
+             * once a welder is far, mw_cellFindFar) */
+            size_t at = hash(e->key[0], e->key[1], e->key[2]) & grown.mask;
+            while (entries[at].value != MW_NONE)
+                at = (at + 1) & grown.mask;
+            entries[at] = *e;
         }
         mw_deallocate(table->entries);
     }

@@ -38,7 +38,7 @@ int meshweld_remapTriangles(unsigned int* destination, size_t* written, size_t* 
     for (size_t t = 0; t < index_count; t += 3) {
         uint32_t c[3];
         for (int i = 0; i < 3; ++i)
-            c[i] = remap[indices ? indices[t + i] : (unsigned int)(t + i)];
+            c[i] = remap[indices ? (size_t)indices[t + i] : t + i]; /* (the soup's index in size_t: index_count may pass 2^32) */
         if (!(flags & meshweld_KeepDegenerate) && (c[0] == c[1] || c[1] == c[2] || c[0] == c[2])) {
             dropped_degenerate++;
             continue;

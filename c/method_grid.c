@@ -462,7 +462,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     int mode = w->oneshot ? MW_EXACT_ONESHOT : small && w->exact_off ? MW_EXACT_NONE : MW_EXACT_WELDER;
     if ((error = mw_exactPass(&w->exact, mode, remap, points, count, stride, w->dim, &b.d, info)) != meshweld_Ok)
         goto done;
-    w->largest = fmax(w->largest, b.d.extent); /* (a bound: kept even if the batch fails) */
+    w->largest = fmax(w->largest, b.d.extent); /* (meshweld_welderAdd restores it if the batch fails) */
 
     meshweld_Trace* trace = w->trace;
     if (trace) {

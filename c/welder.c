@@ -144,6 +144,9 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
     }
 
     int switched = 0;
+    /* what GRID's batch records of the data before it can fail (mw_addData): restored on error,
+     * so that a failed batch does not steer the welder's later cells or its leaving for KDTREE */
+    double largest = w->largest, spacing = w->spacing;
     if (w->method == meshweld_MethodGrid && w->radius > 0) {
         /* GRID leaves for the kd-tree, for good (the same result), when a coordinate lies so far
          * out that the cells it would search, wide enough to take it, would hold 64 of the data's
@@ -166,10 +169,13 @@ int meshweld_welderAdd(meshweld_Welder* w, unsigned int* remap, const float* poi
     else
         error = mw_addNaive(w, remap, points, count, stride); /* and every method at radius 0 */
 done:
-    if (!error)
+    if (!error) {
         w->fed += count;
-    else if (switched)
-        mw_setMethod(w, meshweld_MethodGrid); /* a failed batch leaves the welder as it was */
+    } else {
+        w->largest = largest, w->spacing = spacing; /* a failed batch leaves the welder as it was */
+        if (switched)
+            mw_setMethod(w, meshweld_MethodGrid);
+    }
     mw_report(info, w);
     return error;
 }

@@ -1235,8 +1235,10 @@ static void expect_naive(const char* name, const float* p, size_t n, int dim, fl
  * the small axes, r = 5) whose large coordinates lie just below the limit must merge, in every
  * method and store, one-shot and through a welder; just beyond it the grids refuse with
  * ErrorRange; and a scene in metres out to +-5e5 with r = 1e-4 welds. */
+static void far_cells_regrown(void);
 static void group_range(void)
 {
+    far_cells_regrown();
     const double limit = 8589934592.0; /* 2^33: |coordinate| / r */
     const float r = 5.0f;
     const int methods[] = {meshweld_MethodGridR, meshweld_MethodGrid2R, meshweld_MethodHex, meshweld_MethodBcc};
@@ -1337,6 +1339,42 @@ static void group_range(void)
     }
     free(p);
     free(remap);
+}
+
+/* Article grids far out (past 2^28 cells from 0): cells 2^32 apart share the low words their
+ * table entries are keyed by, and the entries stay apart through the representatives. When the
+ * table grows, each entry keeps its place in its probe run: none is merged into an equal key */
+static void far_cells_regrown(void)
+{
+    const float r = 1.0f;
+    const double c = 1.0 + 1.0 / 65536.0; /* GRID_R's cell: r (1 + 2^-16) */
+    float pts[44][2];
+    float xa = (float)(4294967296.0 * c); /* A: about 2^32 cells out */
+    double ka = floor((double)xa / c);
+    float xb = (float)((ka - 4294967296.0 + 0.5) * c); /* B: 2^32 cells to the left, the same low word */
+    pts[0][0] = xa, pts[0][1] = 0.5f;
+    pts[1][0] = xb, pts[1][1] = 0.5f;
+    for (int k = 0; k < 40; ++k) /* cells of their own, far from A and B: the table grows */
+        pts[2 + k][0] = 1000.0f + 10.0f * (float)k, pts[2 + k][1] = 1000.0f;
+    pts[42][0] = xa, pts[42][1] = 1.0f; /* C: 0.5 from A alone */
+    pts[43][0] = xb, pts[43][1] = 1.0f; /* D: 0.5 from B alone */
+    unsigned remap[44];
+    for (int method = meshweld_MethodGridR; method <= meshweld_MethodGrid2R; ++method)
+        for (int store = 0; store <= 1; ++store) {
+            meshweld_Options o = {2, r, method, store};
+            meshweld_Info info;
+            int e = meshweld_weld(remap, &pts[0][0], 44, 8, &o, &info);
+            CHECK(e == 0 && info.unique_count == 42 && remap[42] == remap[0] && remap[43] == remap[1],
+                  "%s %s, cells 2^32 apart after the table grew: error %d, %zu outputs, C -> %u (A %u), D -> %u (B %u)",
+                  meshweld_methodName(method), store ? "precise" : "loose", e, info.unique_count, remap[42], remap[0],
+                  remap[43], remap[1]);
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            int fed = meshweld_welderAdd(w, remap, &pts[0][0], 2, 8, NULL) | meshweld_welderAdd(w, remap + 2, &pts[2][0], 40, 8, NULL) |
+                      meshweld_welderAdd(w, remap + 42, &pts[42][0], 2, 8, NULL);
+            CHECK(fed == 0 && remap[42] == remap[0] && remap[43] == remap[1], "%s %s welder, cells 2^32 apart: C -> %u (A %u), D -> %u (B %u)",
+                  meshweld_methodName(method), store ? "precise" : "loose", remap[42], remap[0], remap[43], remap[1]);
+            meshweld_welderDestroy(w);
+        }
 }
 
 static void group_grid(void)
@@ -2186,6 +2224,27 @@ static void group_allocator(void)
             meshweld_welderDestroy(w);
             CHECK(b.outstanding == 0, "welder leaks %ld blocks", b.outstanding);
         }
+    }
+    { /* a GRID welder's batch that fails leaves no trace of its data: a coordinate at 1e15 in it
+       * would otherwise send the next, ordinary batch to the kd-tree */
+        float a[150], far[6] = {0.5f, 0.5f, 0.5f, 1e15f, 0, 0};
+        for (int i = 0; i < 150; ++i) a[i] = (float)((i * 7919) % 1000) / 1000.0f;
+        meshweld_Options o = {3, 0.01f, meshweld_MethodGrid, 0};
+        for (long k = 0;; ++k) {
+            meshweld_Welder* w = meshweld_welderCreate(&o, NULL);
+            CHECK(w && meshweld_welderAdd(w, remap, a, 25, 12, NULL) == 0, "welder's first batch");
+            b.calls = 0, b.fail_at = k, b.only = 1;
+            int e = meshweld_welderAdd(w, remap, far, 2, 12, NULL);
+            b.fail_at = -1;
+            if (e == 0) {
+                meshweld_welderDestroy(w);
+                break;
+            }
+            CHECK(meshweld_welderAdd(w, remap, a + 75, 25, 12, NULL) == 0 && meshweld_welderMethod(w) == meshweld_MethodGrid,
+                  "a batch at 1e15 whose allocation %ld failed sent the welder to %s", k, meshweld_methodName(meshweld_welderMethod(w)));
+            meshweld_welderDestroy(w);
+        }
+        CHECK(b.outstanding == 0, "welder leaks %ld blocks", b.outstanding);
     }
     /* 20,000 points along a line: the one-shot exact pass samples the whole input before it drops
      * its table, and the engine retries smaller cells before it welds (the attribute weld too):
