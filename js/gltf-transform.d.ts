@@ -3,11 +3,21 @@ import type { Primitive, Transform } from '@gltf-transform/core';
 
 export { ready } from './index.js';
 
-export interface GltfWeldOptions {
-  /** Absolute radius in the primitive's own units (as its shader sees POSITION). Excludes `relative`. */
-  radius?: number;
-  /** Radius as a fraction of the bounding-box diagonal (default 1e-4 when `radius` is not given). */
-  relative?: number;
+/** radius or relative, not both (both throw a RangeError); neither: relative DEFAULT_RELATIVE. */
+export type GltfWeldRadius =
+  | {
+      /** Absolute radius in the primitive's own units (as its shader sees POSITION). Excludes `relative`. */
+      radius?: number;
+      relative?: undefined;
+    }
+  | {
+      radius?: undefined;
+      /** Radius as a fraction of the bounding-box diagonal (default 1e-4 when `radius` is not given). */
+      relative?: number;
+    };
+
+/** The options weld() and weldPrimitive share, but the radius. */
+export interface GltfWeldCommonOptions {
   /**
    * Whose diagonal `relative` scales: each primitive's own (default), or the scenes' world-space
    * box, brought into each mesh's units by the largest stretch of the nodes that draw it.
@@ -20,19 +30,25 @@ export interface GltfWeldOptions {
    * DEFAULT_TOLERANCES; custom attributes are compared exactly. Morph target attributes use their
    * semantic's tolerance (POSITION: the radius).
    */
-  tolerances?: Record<string, number>;
+  tolerances?: Record<string, number> & { POSITION?: never };
   /** Drop triangles (and lines) whose corners weld together (default true). */
   removeDegenerate?: boolean;
   /** Drop triangles equal to an earlier one, same winding, and repeated lines (default false). */
   removeDuplicates?: boolean;
   /** meshweld's method (default 'auto'). */
   method?: 'auto' | 'naive' | 'grid-r' | 'grid-2r' | 'bcc' | 'kdtree' | 'grid';
+}
+
+export type GltfWeldOptions = GltfWeldRadius & GltfWeldCommonOptions & {
   /**
    * weld() only: called after each primitive with the report weldPrimitive would return; a promise
    * it returns is awaited before the next primitive.
    */
   onPrimitive?: (report: PrimitiveWeldReport | { skipped: string }, primitive: Primitive) => void | Promise<void>;
-}
+};
+
+/** The options of weldPrimitive: those of weld() but onPrimitive, which weldPrimitive refuses with a RangeError. */
+export type GltfWeldPrimitiveOptions = GltfWeldRadius & GltfWeldCommonOptions & { onPrimitive?: undefined };
 
 export interface PrimitiveWeldReport {
   mode: 'POINTS' | 'LINES' | 'TRIANGLES';
@@ -57,4 +73,4 @@ export const DEFAULT_RELATIVE: number;
 export function weld(options?: GltfWeldOptions): Transform;
 
 /** Welds one primitive (await `ready` first); its accessors are replaced, never mutated. */
-export function weldPrimitive(primitive: Primitive, options?: GltfWeldOptions): PrimitiveWeldReport | { skipped: string };
+export function weldPrimitive(primitive: Primitive, options?: GltfWeldPrimitiveOptions): PrimitiveWeldReport | { skipped: string };

@@ -16,7 +16,7 @@ export type Points =
   | PointBuffer;
 /** The integer arrays accepted as points (raw values, or normalized with `normalized: true`). */
 export type IntegerArray = Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array;
-/** What to do with points that have a NaN or infinite coordinate: see NonFiniteOptions. */
+/** What to do with points that have a NaN or infinite coordinate: see OneShotOptions' nonFinite. */
 export type NonFinite = 'error' | 'skip' | 'keep';
 
 interface BaseOptions {
@@ -29,7 +29,7 @@ interface BaseOptions {
   store?: Store;
   /** Values from one point to the next (default dim), for interleaved buffers. */
   stride?: number;
-  /** Integer points are normalized values (as a shader reads them); default false. */
+  /** Integer points are normalized values (as a shader reads them); default false. true needs an IntegerArray. */
   normalized?: boolean;
 }
 
@@ -111,7 +111,13 @@ export { bound, cells, lookups, memoryBytes } from './inspect.js';
 /** A typed array of numbers (not a DataView, not a BigInt array). */
 export type NumberArray = Float32Array | Float64Array | IntegerArray;
 
-export interface MeshAttribute<T extends NumberArray = NumberArray> {
+/**
+ * What an attribute's array can be: any typed array but a DataView. BigInt arrays are carried
+ * (gathered in their own type) but cannot be given a tolerance (that throws a TypeError).
+ */
+export type AttributeArray = NumberArray | BigInt64Array | BigUint64Array;
+
+export interface MeshAttribute<T extends AttributeArray = NumberArray> {
   array: T;
   itemSize: number;
   /** Integer values read as normalized (as a shader does) when compared by a tolerance. */
@@ -121,7 +127,7 @@ export interface MeshAttribute<T extends NumberArray = NumberArray> {
 /** What the elements of a mesh are: triangles (default), line segments (pairs) or points. */
 export type Primitive = 'triangles' | 'lines' | 'points';
 
-export type WeldMeshOptions = BaseOptions & RadiusOption & {
+export type WeldMeshOptions<T extends AttributeArray = NumberArray> = BaseOptions & RadiusOption & {
   /** As in weld: 'error' (default), 'skip' (elements using such a vertex are dropped too) or 'keep'. */
   nonFinite?: NonFinite;
   /** Drop triangles with two or three corners welded together (default true). */
@@ -129,7 +135,7 @@ export type WeldMeshOptions = BaseOptions & RadiusOption & {
   /** Drop triangles equal to an earlier one, same winding (default false). */
   removeDuplicates?: boolean;
   /** Per-vertex attributes to compact to the kept vertices (the first of each cluster). */
-  attributes?: Record<string, MeshAttribute>;
+  attributes?: Record<string, MeshAttribute<T>>;
   /**
    * Attribute-aware welding: vertices weld only if their positions are within radius and each
    * named attribute is within its tolerance (Euclidean), e.g. { normal: 0.05, uv: 1e-4 }.
@@ -139,7 +145,7 @@ export type WeldMeshOptions = BaseOptions & RadiusOption & {
   primitive?: Primitive;
 };
 
-export interface WeldMeshResult {
+export interface WeldMeshResult<T extends AttributeArray = NumberArray> {
   positions: Float32Array;
   /** Uint16Array whenever the vertices fit (vertexCount <= 65535: 65535 is the primitive-restart value), else Uint32Array; null for unindexed points. */
   indices: Uint32Array | Uint16Array | null;
@@ -156,7 +162,8 @@ export interface WeldMeshResult {
   /** Vertices left out by nonFinite: 'skip', and the elements that used them. */
   skipped: number;
   skippedElements: number;
-  attributes: Record<string, MeshAttribute>;
+  /** Each attribute given, compacted, its array of the type given. */
+  attributes: Record<string, MeshAttribute<T>>;
   method: Exclude<Method, 'auto'>;
   /** The radius used (relativeRadius resolved). */
   radius: number;
@@ -168,6 +175,12 @@ export function weldMesh(
   indices: Uint32Array | Uint16Array | Uint8Array | readonly number[] | null,
   options: WeldMeshOptions,
 ): WeldMeshResult;
+/** With BigInt attributes (carried in their own type, never given a tolerance). */
+export function weldMesh(
+  positions: Points,
+  indices: Uint32Array | Uint16Array | Uint8Array | readonly number[] | null,
+  options: WeldMeshOptions<AttributeArray>,
+): WeldMeshResult<AttributeArray>;
 
 /**
  * The edges used by exactly one triangle (indices null: a soup of vertexCount vertices), as pairs

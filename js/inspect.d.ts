@@ -1,5 +1,5 @@
 // Types of meshweld/inspect: the teaching helpers behind the demo.
-import type { Method, Store } from './index.js';
+import type { Method, Points, Store } from './index.js';
 
 export { ready } from './index.js';
 
@@ -11,7 +11,8 @@ export function lookups(method: Method, dim?: 2 | 3): number;
 export function memoryBytes(): number;
 /**
  * The cells a grid method searches for one point, store cell first: 3 integer keys per cell and
- * the cell size that places them (see meshweld_cells in c/meshweld.h). Empty for naive and kdtree.
+ * the cell size that places them (see meshweld_cells in c/meshweld.h). Empty (size 0) for naive,
+ * kdtree, grid and auto.
  */
 export function cells(
   point: ArrayLike<number>,
@@ -50,4 +51,4 @@ export interface WeldTrace {
 }
 
 /** Runs `grid`'s spatial engine on points (dim floats each) and records what it does, for teaching. */
-export function traceWeld(points: Float32Array | Float64Array | readonly number[], options: { dim?: 2 | 3; radius: number }): WeldTrace;
+export function traceWeld(points: Points, options: { dim?: 2 | 3; radius: number }): WeldTrace;

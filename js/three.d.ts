@@ -5,25 +5,34 @@ import type { Method, NonFinite, Primitive } from './index.js';
 
 export { ready } from './index.js';
 
-export interface WeldGeometryOptions {
-  /** Positions within this distance merge (default 1e-4, as three.js uses); 0 merges exact duplicates only. */
-  radius?: number;
-  /** Instead of radius: r = relativeRadius x the diagonal of the positions' bounding box (e.g. 1e-5). */
-  relativeRadius?: number;
+/** radius or relativeRadius, not both (both throw a RangeError); neither: radius 1e-4. */
+export type WeldGeometryRadius =
+  | {
+      /** Positions within this distance merge (default 1e-4, as three.js uses); 0 merges exact duplicates only. */
+      radius?: number;
+      relativeRadius?: undefined;
+    }
+  | {
+      radius?: undefined;
+      /** Instead of radius: r = relativeRadius x the diagonal of the positions' bounding box (e.g. 1e-5). */
+      relativeRadius?: number;
+    };
+
+export type WeldGeometryOptions = WeldGeometryRadius & {
   /**
    * What else must match for two vertices to merge: 'all' (default) every attribute and morph
    * attribute within the radius; 'position' positions only (STL files: their normals are per
    * face); or tolerances per attribute name, e.g. { normal: 0.05, uv: 1e-4 } (other attributes
    * are carried, not compared).
    */
-  attributes?: 'all' | 'position' | Record<string, number>;
+  attributes?: 'all' | 'position' | (Record<string, number> & { position?: never });
   /** Remove triangles with two or three corners welded together, or collapsed segments (default true). */
   removeDegenerate?: boolean;
   /** 'triangles' (default; Mesh), 'lines' (LineSegments: pairs) or 'points' (Points: each welded point once). */
   primitive?: Primitive;
   /** Vertices with a NaN or infinite position: 'error' (default), 'skip' (dropped with their elements) or 'keep'. */
   nonFinite?: NonFinite;
-}
+};
 
 /** What weldGeometry puts in the result's userData.meshweld. */
 export interface WeldGeometryStats {

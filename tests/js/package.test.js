@@ -92,18 +92,18 @@ test('the packed tarball installs into an empty folder and welds', () => {
   );
   assert.equal(gltf.trim(), '3 6');
 
-  // the types, from the installed package, under tsc --strict
+  // the types, from the installed package, under tsc --strict (lib esnext: glTF-Transform's types name Float16Array)
   cpSync(join(root, 'tests', 'types', 'usage.ts'), join(app, 'usage.ts'));
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
-    execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'false', 'usage.ts'], { ...quiet, cwd: app });
+    execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'esnext,dom', '--skipLibCheck', 'false', 'usage.ts'], { ...quiet, cwd: app });
   } catch (e) {
     assert.fail(`tsc --strict failed:\n${e.stdout}${e.stderr}`);
   }
   // TypeScript 5's moduleResolution node10 (no exports map): subpaths through typesVersions
   const tsc5 = join(root, 'node_modules', 'typescript5', 'bin', 'tsc');
   try {
-    execFileSync(process.execPath, [tsc5, '--strict', '--noEmit', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--skipLibCheck', 'false', 'usage.ts'], { ...quiet, cwd: app });
+    execFileSync(process.execPath, [tsc5, '--strict', '--noEmit', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--lib', 'esnext,dom', '--skipLibCheck', 'false', 'usage.ts'], { ...quiet, cwd: app });
   } catch (e) {
     assert.fail(`tsc --moduleResolution node10 failed:\n${e.stdout}${e.stderr}`);
   }

@@ -1,7 +1,9 @@
 // Type-checked with `tsc --strict` against the packed package (tests/js/package.test.js).
 import { ready, weld, weldMesh, Welder, PointBuffer, countClosePairs, bound, methods, SKIPPED, boundaryEdges as openEdgesOf, type WeldResult, type Method, type WeldMeshResult } from 'meshweld';
 import { weldGeometry, boundaryEdges, type WeldGeometryOptions, type WeldGeometryStats } from 'meshweld/three';
-import { cells, lookups, memoryBytes } from 'meshweld/inspect';
+import { cells, lookups, memoryBytes, traceWeld } from 'meshweld/inspect';
+import { weld as weldTransform, weldPrimitive } from 'meshweld/gltf-transform';
+import { Document } from '@gltf-transform/core';
 import { BoxGeometry, type BufferGeometry } from 'three';
 
 async function main(): Promise<number> {
@@ -54,8 +56,24 @@ async function main(): Promise<number> {
   const merged: number = stats.merged + stats.mergedPercent;
   // @ts-expect-error: attributes is 'all', 'position' or tolerances
   weldGeometry(geometry, { attributes: 'normal' });
+  // @ts-expect-error: radius or relativeRadius, not both
+  weldGeometry(geometry, { radius: 1, relativeRadius: 1e-5 });
+  // @ts-expect-error: positions are matched within the radius, not by a tolerance
+  weldGeometry(geometry, { attributes: { position: 0.1 } });
+  const tolerances: Record<string, number> = { normal: 0.05 };
+  weldGeometry(geometry, { attributes: tolerances });
+  // an attribute of BigInts is carried in its own type
+  const ids: BigInt64Array | Float32Array = weldMesh(positions, null, { radius: 1, attributes: { id: { array: new BigInt64Array(2), itemSize: 1 }, uv: { array: new Float32Array(4), itemSize: 2 } } }).attributes.id.array as BigInt64Array;
+  // the teaching trace takes every kind of points weld takes
+  const traced: number = traceWeld(new Int16Array([0, 0, 0, 1, 1, 1]), { radius: 1 }).count;
+  // @ts-expect-error: radius or relative, not both
+  weldTransform({ radius: 1, relative: 1e-4 });
+  weldTransform({ relative: 1e-4, tolerances, onPrimitive: () => undefined });
+  const primitive = new Document().createPrimitive();
+  // @ts-expect-error: onPrimitive is the transform's option
+  weldPrimitive(primitive, { radius: 1, onPrimitive: () => undefined });
   return remap.length + batch.length + kept.length + count + pairs + R + all.length + ran.length + open.length +
-    Number(skipped) + lines.elementCount + (noIndex?.length ?? 0) + c + merged;
+    Number(skipped) + lines.elementCount + (noIndex?.length ?? 0) + c + merged + ids.length + traced;
 }
 
 void main();
