@@ -1382,8 +1382,10 @@ static void group_grid(void)
     /* a welder's large batches search an array of the earlier representatives' cells: uniform
      * points (about a third merged) in batches of 5,000; a batch half of whose points repeat its
      * own (its nodes are not its points); a batch with a stray point 1,000 times the cloud's size
-     * away (too many cells for the array: the index answers); all against the kd-tree's one-shot
-     * result (the naive rule) */
+     * away (too many cells for an array over the batch's box: the array covers its bulk, and the
+     * stray asks the index); all against the kd-tree's one-shot result (the naive rule). Then the
+     * same with 1% of the points strays over +-1e4, in every batch: strays and representatives
+     * outside the bulk, and strays within r of each other */
     for (int dim = 2; dim <= 3; ++dim) {
         seed(320 + dim);
         size_t cut[6] = {0, 5000, 10000, 19000, 24000, 29000}, n = cut[5];
@@ -1403,6 +1405,18 @@ static void group_grid(void)
             CHECK(welder_cut(p, cut, 5, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, expected.remap) ==
                       meshweld_MethodGrid,
                   "a welder's large batches, dim %d: a %s welder differs from the kd-tree or leaves GRID", dim,
+                  automatic ? "AUTO" : "GRID");
+        free(expected.remap);
+        for (size_t i = 0; i < n; i += 100) /* strays, each with a twin within r further on */
+            for (int a = 0; a < dim; ++a) {
+                p[i * dim + a] = (float)((uniform() - 0.5) * 2e4);
+                p[(i + 50) * dim + a] = p[i * dim + a] + (a == 0 ? 0.5f * r : 0.0f);
+            }
+        expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+        for (int automatic = 0; automatic <= 1; ++automatic)
+            CHECK(welder_cut(p, cut, 5, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, expected.remap) ==
+                      meshweld_MethodGrid,
+                  "a welder's large batches with strays, dim %d: a %s welder differs from the kd-tree or leaves GRID", dim,
                   automatic ? "AUTO" : "GRID");
         free(expected.remap);
         free(p);
