@@ -1377,6 +1377,19 @@ static void far_cells_regrown(void)
         }
 }
 
+/* GRID and AUTO welders fed p in the batches cut gives, against the kd-tree's one-shot result (the
+ * naive rule): both agree and stay GRID. Returns the one-shot result's outputs. */
+static size_t welders_cut_agree(const char* name, const float* p, const size_t* cut, int batches, int dim, float r)
+{
+    Weld expected = run(p, cut[batches], dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
+    for (int automatic = 0; automatic <= 1; ++automatic)
+        CHECK(welder_cut(p, cut, batches, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, expected.remap) ==
+                  meshweld_MethodGrid,
+              "%s, dim %d: a %s welder differs from the kd-tree or leaves GRID", name, dim, automatic ? "AUTO" : "GRID");
+    free(expected.remap);
+    return expected.unique;
+}
+
 static void group_grid(void)
 {
     /* a welder's large batches search an array of the earlier representatives' cells: uniform
@@ -1398,27 +1411,14 @@ static void group_grid(void)
         for (int a = 0; a < dim; ++a)
             p[(cut[4] + 17) * dim + a] = 1000.0f;
         float r = (float)(0.4 * pow(1.0 / (double)n, 1.0 / dim));
-        Weld expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-        CHECK(expected.unique > n / 2 && expected.unique < n - n / 5, "a welder's large batches, dim %d: %zu outputs", dim,
-              expected.unique);
-        for (int automatic = 0; automatic <= 1; ++automatic)
-            CHECK(welder_cut(p, cut, 5, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, expected.remap) ==
-                      meshweld_MethodGrid,
-                  "a welder's large batches, dim %d: a %s welder differs from the kd-tree or leaves GRID", dim,
-                  automatic ? "AUTO" : "GRID");
-        free(expected.remap);
+        size_t unique = welders_cut_agree("a welder's large batches", p, cut, 5, dim, r);
+        CHECK(unique > n / 2 && unique < n - n / 5, "a welder's large batches, dim %d: %zu outputs", dim, unique);
         for (size_t i = 0; i < n; i += 100) /* strays, each with a twin within r further on */
             for (int a = 0; a < dim; ++a) {
                 p[i * dim + a] = (float)((uniform() - 0.5) * 2e4);
                 p[(i + 50) * dim + a] = p[i * dim + a] + (a == 0 ? 0.5f * r : 0.0f);
             }
-        expected = run(p, n, dim * sizeof(float), dim, r, meshweld_MethodKdtree, meshweld_StorePrecise);
-        for (int automatic = 0; automatic <= 1; ++automatic)
-            CHECK(welder_cut(p, cut, 5, dim, r, automatic ? meshweld_MethodAuto : meshweld_MethodGrid, expected.remap) ==
-                      meshweld_MethodGrid,
-                  "a welder's large batches with strays, dim %d: a %s welder differs from the kd-tree or leaves GRID", dim,
-                  automatic ? "AUTO" : "GRID");
-        free(expected.remap);
+        welders_cut_agree("a welder's large batches with strays", p, cut, 5, dim, r);
         free(p);
     }
     for (int dim = 2; dim <= 3; ++dim) {
