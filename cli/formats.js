@@ -171,7 +171,8 @@ function plyData(bytes, { format, elements, body }) {
           const n = property.list ? Number.parseInt(tokens[k], 10) || 0 : 0;
           if (property === listed) {
             faces.sizes.push(n);
-            for (let c = 1; c <= n; c++) faces.corners.push(Number(tokens[k + c]));
+            // a corner that is not a whole number stays its text, for the check below to name it
+            for (let c = 1; c <= n; c++) faces.corners.push(/^\+?\d+$/.test(tokens[k + c]) ? Number(tokens[k + c]) : tokens[k + c]);
           }
           k += property.list ? 1 + n : 1;
         }
@@ -229,6 +230,18 @@ function parsePLY(bytes, path, notes, { BufferAttribute, PLYLoader }) {
   if (face && face.count > 0 && !face.properties.some(isIndexList)) fail('its face element has no vertex_indices list');
   const data = header ? plyData(bytes, header) : null;
   if (data?.short) fail(`its header declares ${data.short.element.count} ${data.short.element.name} elements, the data holds ${data.short.held}`);
+  if (data?.faces) {
+    // three's loader reads a corner that is not a vertex's index as some other vertex (text as 0,
+    // -1 as the last of 65,536): the triangle would be silently wrong
+    const vertices = header.elements.find((e) => e.name === 'vertex')?.count ?? 0;
+    const { sizes, corners } = data.faces;
+    const bad = corners.findIndex((c) => !Number.isInteger(c) || c < 0 || c >= vertices);
+    if (bad >= 0) {
+      let f = 0, first = 0; // the face holding the corner, and that face's first corner
+      while (first + sizes[f] <= bad) first += sizes[f++];
+      fail(`corner ${bad - first} of face ${f} is ${JSON.stringify(corners[bad])}: expected a vertex index, a whole number from 0 to ${vertices - 1}`);
+    }
+  }
   let parsed;
   try {
     parsed = quietly(() => new PLYLoader().parse(arrayBuffer(bytes)));

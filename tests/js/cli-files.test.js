@@ -255,7 +255,7 @@ test('ASCII STL with a byte order mark, in capitals or after white space reads; 
   refused(['solid-binary-cut.stl', 'out.glb'], `solid-binary-cut.stl is not a valid STL file: its header announces 12 triangles (${84 + 600} bytes), the file has ${84 + 570} bytes (it starts with 'solid' but is not text)`);
 });
 
-test('a PLY without faces stays a point cloud; a short or empty PLY is refused', async () => {
+test('a PLY without faces stays a point cloud; a short or empty PLY, or a corner that is no vertex, is refused', async () => {
   const header = (vertices, face) => ['ply', 'format ascii 1.0', `element vertex ${vertices}`, 'property float x', 'property float y', 'property float z',
     ...(face === undefined ? [] : [`element face ${face}`, 'property list uchar int vertex_indices']), 'end_header', ''].join('\n');
   writeFileSync(at('cloud3.ply'), `${header(3)}0 0 0\n5 0 0\n0 5 0\n`);
@@ -273,6 +273,18 @@ test('a PLY without faces stays a point cloud; a short or empty PLY is refused',
   refused(['short.ply', 'out.glb'], 'short.ply is not a valid PLY file: its header declares 4 vertex elements, the data holds 2');
   writeFileSync(at('short-faces.ply'), `${header(3, 2)}0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0\n`);
   refused(['short-faces.ply', 'out.glb'], 'short-faces.ply is not a valid PLY file: its header declares 2 face elements, the data holds 1');
+  // a corner that is not one of the vertices: three's loader reads text as 0 and -1 as 65,535
+  for (const [face, said] of [['3 0 1 x', '"x"'], ['3 0 1 -1', '"-1"'], ['3 0 1 1.5', '"1.5"'], ['3 0 1 3', '3']]) {
+    writeFileSync(at('bad-corner.ply'), `${header(3, 2)}0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n${face}\n`);
+    refused(['bad-corner.ply', 'out.glb'], `bad-corner.ply is not a valid PLY file: corner 2 of face 1 is ${said}: expected a vertex index, a whole number from 0 to 2`);
+  }
+  const binary = Buffer.from(header(3, 1).replace('ascii', 'binary_little_endian'), 'latin1');
+  const body = new DataView(new ArrayBuffer(36 + 13));
+  [0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((x, i) => body.setFloat32(4 * i, x, true));
+  body.setUint8(36, 3);
+  [0, 7, 1].forEach((i, k) => body.setInt32(37 + 4 * k, i, true));
+  writeFileSync(at('bad-corner-binary.ply'), Buffer.concat([binary, Buffer.from(body.buffer)]));
+  refused(['bad-corner-binary.ply', 'out.glb'], 'bad-corner-binary.ply is not a valid PLY file: corner 1 of face 0 is 7: expected a vertex index, a whole number from 0 to 2');
   writeFileSync(at('empty.ply'), '');
   refused(['empty.ply', 'out.glb'], 'empty.ply is not a valid PLY file: the file is empty');
   writeFileSync(at('not.ply'), 'hello\nworld\n');
