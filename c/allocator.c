@@ -45,9 +45,34 @@ void mw_deallocate(void* pointer)
         mw_deallocateHook(mw_allocatorUser, pointer);
 }
 
-static uint32_t mw_hashOf(uint32_t a, uint32_t b, uint32_t c)
+static uint64_t mw_seed = 0x2545f4914f6cdd1dull; /* meshweld_seedHashes */
+
+void meshweld_seedHashes(unsigned int seed0, unsigned int seed1)
 {
-    return mw_hash(a, b, c);
+    mw_seed = ((uint64_t)seed1 << 32 | seed0) ^ 0x2545f4914f6cdd1dull;
+}
+
+/* splitmix64's step: a well mixed word from a counter */
+static uint64_t mw_splitmix(uint64_t* state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void mw_saltDraw(uint64_t* factor, size_t count, const void* where)
+{
+    uint64_t state = mw_seed ^ (uint64_t)(uintptr_t)where;
+    state ^= mw_splitmix(&state) ^ (uint64_t)(uintptr_t)&state;
+    state ^= mw_splitmix(&state) ^ (uint64_t)(uintptr_t)&mw_seed;
+    for (size_t i = 0; i < count; ++i)
+        factor[i] = mw_splitmix(&state) | 1u;
+}
+
+static uint32_t mw_hashOf(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
+{
+    return mw_keyHash(table, a, b, c);
 }
 
 int mw_tableReserve(mw_Table* table, size_t total)
@@ -73,8 +98,10 @@ int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash)
         return meshweld_ErrorMemory;
     memset(entries, 0xff, capacity * sizeof(mw_Entry));
 
-    mw_Table grown = {entries, capacity - 1, table->count};
-    if (table->entries) {
+    mw_Table grown = {entries, capacity - 1, table->count, {table->factor[0], table->factor[1], table->factor[2]}};
+    if (!table->entries)
+        mw_saltDraw(grown.factor, 3, entries);
+    else {
         for (size_t i = 0; i <= table->mask; ++i) {
             const mw_Entry* e = &table->entries[i];
             if (e->value == MW_NONE)
@@ -82,7 +109,7 @@ int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash)
             /* each entry to the first empty slot of its probe run: entries are never merged, since
              * two may hold the same key (the article grids' cells 2^32 apart share their low words
              * once a welder is far, mw_cellFindFar) */
-            size_t at = hash(e->key[0], e->key[1], e->key[2]) & grown.mask;
+            size_t at = hash(&grown, e->key[0], e->key[1], e->key[2]) & grown.mask;
             while (entries[at].value != MW_NONE)
                 at = (at + 1) & grown.mask;
             entries[at] = *e;
@@ -111,7 +138,7 @@ void mw_tableEraseWith(mw_Table* table, mw_Entry* entry, mw_HashFunction hash)
                 return;
             }
             /* e stays unless its home slot lies cyclically outside (i, j] */
-            size_t home = hash(e->key[0], e->key[1], e->key[2]) & table->mask;
+            size_t home = hash(table, e->key[0], e->key[1], e->key[2]) & table->mask;
             int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
             if (!stays)
                 break;

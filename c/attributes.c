@@ -259,7 +259,7 @@ static void mw_heldMake(mw_Keyed* keyed, mw_Arena* arena)
     const mw_Table* cells = &keyed->table;
     for (size_t i = 0; cells->entries && i <= cells->mask; ++i)
         if (cells->entries[i].value != MW_NONE)
-            mw_heldSet(keyed, mw_hash(cells->entries[i].key[0], cells->entries[i].key[1], cells->entries[i].key[2]));
+            mw_heldSet(keyed, mw_keyHash(cells, cells->entries[i].key[0], cells->entries[i].key[1], cells->entries[i].key[2]));
 }
 
 /* The filter's size for a table of up to keys keys: none below mw_heldFrom, else 8 bits a key. */
@@ -280,7 +280,7 @@ static int mw_cellLink(mw_Keyed* keyed, mw_Arena* arena, mw_Reps* reps, uint32_t
         return meshweld_ErrorMemory;
     if (keyed->held_bits && cells->count >= mw_heldFrom)
         mw_heldMake(keyed, arena);
-    uint32_t hash = mw_hash(a, b, c);
+    uint32_t hash = mw_keyHash(cells, a, b, c);
     if (keyed->held)
         mw_heldSet(keyed, hash);
     mw_entryLink(cells, mw_tableFindHashed(cells, hash, a, b, c), a, b, c, reps, rep);
@@ -307,7 +307,7 @@ MW_INLINE void mw_cellEarliest(const mw_CellReader* r, const mw_Reps* reps, uint
 {
     if (r->cells.count == 0)
         return;
-    uint32_t hash = mw_hash(a, b, c);
+    uint32_t hash = mw_keyHash(&r->cells, a, b, c);
     if (r->held) {
         uint32_t bit = mw_heldBit(r->shift, hash);
         if (!(r->held[bit >> 6] & ((uint64_t)1 << (bit & 63))))
@@ -986,18 +986,9 @@ typedef struct mw_TwinPass {
     uint32_t* copy_of;    /* vertex -> its copy */
     uint32_t* copy_first; /* copy -> its vertex */
     size_t copies;
+    uint64_t factors[MW_TWIN_WORDS]; /* odd factors of a record's words in its hash, random (mw_saltDraw) */
 } mw_TwinPass;
 
-/* Odd factors of a record's words in its hash (any odd constants with well-spread bits) */
-static const uint64_t mw_twinFactors[MW_TWIN_WORDS] = {
-    0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
-    0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
-    0xcbbb9d5dc1059ed9ull, 0x629a292a367cd507ull, 0x9159015a3070dd17ull, 0x152fecd8f70e5939ull,
-    0x67332667ffc00b31ull, 0x8eb44a8768581511ull, 0xdb0c2e0d64f98fa7ull, 0x47b5481dbefa4fa5ull,
-    0x428a2f98d728ae23ull, 0x7137449123ef65cdull, 0xb5c0fbcfec4d3b2full, 0xe9b5dba58189dbbdull,
-    0x3956c25bf348b539ull, 0x59f111f1b605d019ull, 0x923f82a4af194f9bull, 0xab1c5ed5da6d8119ull,
-    0xd807aa98a3030243ull, 0x12835b0145706fbfull, 0x243185be4ee4b28dull, 0x550c7dc3d5ffb4e3ull,
-    0x72be5d74f27b896full, 0x80deb1fe3b1696b1ull, 0x9bdc06a725c71235ull, 0xc19bf174cf692695ull};
 
 /* Room for one more copy: the table at load <= 1/2 (rehashed by the slots' hashes), the records. */
 static int mw_twinRoom(mw_TwinPass* t)
@@ -1050,7 +1041,7 @@ MW_INLINE uint32_t mw_twinWords(const mw_TwinPass* t, size_t i, uint32_t* words,
     }
     uint64_t h = 0;
     for (w = 0; w < width; ++w)
-        h += (uint64_t)words[w] * mw_twinFactors[w];
+        h += (uint64_t)words[w] * t->factors[w];
     h ^= h >> 32, h *= 0x9e3779b97f4a7c15ull;
     return (uint32_t)(h >> 32);
 }
@@ -1069,7 +1060,9 @@ MW_INLINE int mw_twinRun(mw_TwinPass* t, size_t begin, size_t end, int dim, int 
         uint32_t words[MW_TWIN_WORDS];
         uint32_t hash = mw_twinWords(t, i, words, width, dim, count, size0, size1);
         size_t at = hash & t->mask;
+        MW_PROBES_START;
         for (; t->slots[at].copy != MW_NONE; at = (at + 1) & t->mask) {
+            MW_PROBES_COUNT(t->mask + 1);
             if (t->slots[at].hash != hash)
                 continue;
             const uint32_t* record = t->records + (size_t)t->slots[at].copy * width;
@@ -1112,8 +1105,11 @@ static int mw_weldTwins(unsigned int* remap, unsigned int* first, float* kept, c
 {
     int dim = o.dim;
     mw_Arena arena = {{0}, 0};
-    mw_TwinPass t = {points, stride, dim, attributes, attribute_count, (size_t)dim, NULL, 0, NULL, 0, NULL, NULL, 0};
+    mw_TwinPass t = {points, stride, dim, attributes, attribute_count, (size_t)dim, NULL, 0, NULL, 0, NULL, NULL, 0, {0}};
     int error = meshweld_Ok;
+    /* factors of its own, as a table has (mw_keyHash): a sum of known factors times words is easy
+     * to make collide for records far apart */
+    mw_saltDraw(t.factors, MW_TWIN_WORDS, &t);
     *taken = 0;
     for (size_t k = 0; k < attribute_count; ++k)
         t.width += (size_t)attributes[k].size;

@@ -222,14 +222,14 @@ static void mw_indexKey(const mw_Index* index, const float* q, int dim, uint32_t
 /* The index's hash: cells in runs of 16 along x, each run at a place of its own in the table, its
  * cells side by side there, so that the look-ups of points near each other (a welder's tile, a
  * row of a batch) share cache lines */
-static uint32_t mw_indexHash(uint32_t a, uint32_t b, uint32_t c)
+static uint32_t mw_indexHash(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
 {
-    return mw_cellHash(a >> 4, b, c) + (a & 15u);
+    return mw_cellHash(table, a >> 4, b, c) + (a & 15u);
 }
 
 static mw_Entry* mw_indexFind(const mw_Index* index, uint32_t a, uint32_t b, uint32_t c)
 {
-    return mw_tableFindHashed(&index->table, mw_indexHash(a, b, c), a, b, c);
+    return mw_tableFindHashed(&index->table, mw_indexHash(&index->table, a, b, c), a, b, c);
 }
 
 void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)

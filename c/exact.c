@@ -156,7 +156,7 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
     for (size_t i = from; ahead && i < to && i - from < MW_AHEAD; ++i) {
         uint32_t* next = ring[i % MW_AHEAD];
         mw_exactKey(mw_point(points, stride, i), dim, next);
-        next[3] = mw_hash(next[0], next[1], next[2]);
+        next[3] = mw_keyHash(&table, next[0], next[1], next[2]);
     }
     for (size_t i = from; i < to; ++i) {
         const float* src = mw_point(points, stride, i);
@@ -166,12 +166,12 @@ MW_INLINE float mw_exactChunk(mw_Table* exact, unsigned int* remap, const float*
             key[0] = next[0], key[1] = next[1], key[2] = next[2], hash = next[3];
             if (to - i > MW_AHEAD) {
                 mw_exactKey(mw_point(points, stride, i + MW_AHEAD), dim, next);
-                next[3] = mw_hash(next[0], next[1], next[2]);
+                next[3] = mw_keyHash(&table, next[0], next[1], next[2]);
                 MW_PREFETCH(&table.entries[next[3] & table.mask]);
             }
         } else {
             mw_exactKey(src, dim, key);
-            hash = mw_hash(key[0], key[1], key[2]);
+            hash = mw_keyHash(&table, key[0], key[1], key[2]);
         }
         mw_Entry* e = mw_tableFindHashed(&table, hash, key[0], key[1], key[2]);
         if (e->value != MW_NONE) {

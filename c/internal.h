@@ -156,6 +156,22 @@ void mw_arenaRelease(mw_Arena* arena, void* block); /* frees one block early */
 void mw_arenaUnwind(mw_Arena* arena, int mark); /* frees the blocks allocated since arena->count was mark */
 void mw_arenaFree(mw_Arena* arena);
 
+/* A test build (MW_PROBE_CHECK=n) stops the process where a look-up probes more than n slots:
+ * keys crafted to collide must not find one run of slots. */
+#ifdef MW_PROBE_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+#define MW_PROBES_START size_t mw_probes = 0
+#define MW_PROBES_COUNT(slots)                                                                     \
+    if (++mw_probes > (MW_PROBE_CHECK)) {                                                          \
+        fprintf(stderr, "meshweld: a look-up probed %zu slots of %zu\n", mw_probes, (size_t)(slots)); \
+        abort();                                                                                   \
+    }
+#else
+#define MW_PROBES_START
+#define MW_PROBES_COUNT(slots)
+#endif
+
 /* Open-addressing hash table with linear probing; power-of-two capacity, load <= 1/2 after
  * mw_tableReserve. Keys are three 32-bit words, the value MW_NONE marks an empty slot. */
 typedef struct mw_Entry {
@@ -167,25 +183,38 @@ typedef struct mw_Table {
     mw_Entry* entries;
     size_t mask; /* capacity - 1, or 0 when empty */
     size_t count;
+    /* the table's own odd multipliers, one a key word, in each hash of its keys (mw_keyHash,
+     * mw_cellHash): drawn when the table first gets its slots (mw_saltDraw), so that keys made to
+     * collide in a hash of known constants (a flood of points in one run of slots, each insert
+     * probing them all) do not collide in it. Results never depend on them. */
+    uint64_t factor[3];
 } mw_Table;
 
 int mw_tableReserve(mw_Table* table, size_t total);
+
+/* count odd multipliers for a hash, random: from meshweld_seedHashes' seed, the address where (a
+ * block just allocated), and those of this frame and of the seed (each moved where address space
+ * layout randomisation puts them), mixed. */
+void mw_saltDraw(uint64_t* factor, size_t count, const void* where);
 void mw_tableFree(mw_Table* table);
 
-static inline uint32_t mw_hash(uint32_t a, uint32_t b, uint32_t c)
+/* multiply-shift: each word times an odd 64-bit factor, the high half of their xor (each of its
+ * bits depends on every bit of each word). Random factors make it a universal family: two keys
+ * share a slot about as often as two random ones would. On lattices of integers, of decimals and
+ * of 2D points (z = 0) its probes are as short as with a finaliser's further mixing. */
+static inline uint32_t mw_hashBy(uint64_t f0, uint64_t f1, uint64_t f2, uint32_t a, uint32_t b, uint32_t c)
 {
-    /* multiply-shift: each word times an odd 64-bit constant, the high half of their xor (each of
-     * its bits depends on every bit of each word). On lattices of integers, of decimals and of
-     * 2D points (z = 0) its probes are as short as with a finaliser's further mixing. */
-    uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull;
-    h ^= (uint64_t)b * 0xc2b2ae3d27d4eb4full;
-    h ^= (uint64_t)c * 0x165667b19e3779f9ull;
-    return (uint32_t)(h >> 32);
+    return (uint32_t)(((uint64_t)a * f0 ^ (uint64_t)b * f1 ^ (uint64_t)c * f2) >> 32);
 }
 
-/* A cheaper hash for grid cell keys: linear in the key, so that the hashes of neighbouring cells
- * are one addition apart, then mixed (the lowbias32 finaliser). Linear collisions need keys
- * thousands of cells apart on every axis. */
+/* The hash of three words by fixed factors, for what no input should steer (the kd-tree's pivots);
+ * the tables hash their keys by their own (mw_keyHash). */
+static inline uint32_t mw_hash(uint32_t a, uint32_t b, uint32_t c)
+{
+    return mw_hashBy(0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull, a, b, c);
+}
+
+/* Odd 32-bit constants with well-spread bits, for sums of words and the strides of samples. */
 #define MW_K0 0x9e3779b1u
 #define MW_K1 0x85ebca77u
 #define MW_K2 0xc2b2ae3du
@@ -200,9 +229,29 @@ static inline uint32_t mw_mix(uint32_t h)
     return h;
 }
 
-static inline uint32_t mw_cellHash(uint32_t a, uint32_t b, uint32_t c)
+/* A table's hash of a key, by the table's factors. */
+static inline uint32_t mw_keyHash(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
 {
-    return mw_mix(a * MW_K0 + b * MW_K1 + c * MW_K2);
+    return mw_hashBy(table->factor[0], table->factor[1], table->factor[2], a, b, c);
+}
+
+/* A cell table's multipliers: the low words of its factors (odd, so that a step along an axis
+ * changes the sum). Fixed ones would let keys far apart be chosen to make the same sum; a salt
+ * added to the sum would keep those collisions. */
+static inline void mw_cellFactors(const mw_Table* table, uint32_t k[3])
+{
+    k[0] = (uint32_t)table->factor[0];
+    k[1] = (uint32_t)table->factor[1];
+    k[2] = (uint32_t)table->factor[2];
+}
+
+/* A cheaper hash for grid cell keys: linear in the key, so that the hashes of neighbouring cells
+ * are one addition apart, then mixed (the lowbias32 finaliser). */
+static inline uint32_t mw_cellHash(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t k[3];
+    mw_cellFactors(table, k);
+    return mw_mix(a * k[0] + b * k[1] + c * k[2]);
 }
 
 /* floor for |x| < 2^31, without a libm call */
@@ -213,7 +262,7 @@ static inline int32_t mw_floor(double x)
 }
 
 /* The slot holding key, or the empty slot where it would go, given the key's hash (the one the
- * table is filled with: mw_hash, or mw_cellHash for cell tables). The table
+ * table is filled with: mw_keyHash, or mw_cellHash for cell tables). The table
  * must not be full. */
 static inline mw_Entry* mw_tableFindHashed(const mw_Table* table, uint32_t hash, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -223,7 +272,9 @@ static inline mw_Entry* mw_tableFindHashed(const mw_Table* table, uint32_t hash,
     const uint32_t first[2] = {a, b};
     uint64_t ab, key01;
     memcpy(&ab, first, sizeof(ab));
+    MW_PROBES_START;
     for (;;) {
+        MW_PROBES_COUNT(table->mask + 1);
         mw_Entry* e = &table->entries[i];
         memcpy(&key01, e->key, sizeof(key01));
         /* one branch per probe: empty or equal */
@@ -235,14 +286,14 @@ static inline mw_Entry* mw_tableFindHashed(const mw_Table* table, uint32_t hash,
 
 static inline mw_Entry* mw_tableFind(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
 {
-    return mw_tableFindHashed(table, mw_hash(a, b, c), a, b, c);
+    return mw_tableFindHashed(table, mw_keyHash(table, a, b, c), a, b, c);
 }
 
 /* Removes an entry, shifting later entries of its probe run back (no tombstones). */
 void mw_tableErase(mw_Table* table, mw_Entry* entry);
 
 /* Cell tables use mw_cellHash: their reserve and erase take the hash function. */
-typedef uint32_t (*mw_HashFunction)(uint32_t a, uint32_t b, uint32_t c);
+typedef uint32_t (*mw_HashFunction)(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c);
 int mw_tableReserveWith(mw_Table* table, size_t total, mw_HashFunction hash);
 void mw_tableEraseWith(mw_Table* table, mw_Entry* entry, mw_HashFunction hash);
 

@@ -344,6 +344,16 @@ MESHWELD_API const char* meshweld_errorString(int error);
 MESHWELD_API int meshweld_setAllocator(void* (*allocate)(void* user, size_t size),
                                        void (*deallocate)(void* user, void* pointer), void* user);
 
+/**
+ * Seeds the keys of the hash tables every later call makes (each table draws its own from the
+ * seed and the addresses of the moment), so that no input can be crafted to collide in them: a
+ * flood of such points would make each insert probe all the others. Results never depend on the
+ * seed, only the time. Natively the addresses vary from run to run where the system randomises
+ * them; where it does not (WebAssembly, whose loader calls this with random words), call it once
+ * with words from a random source. Not thread-safe: call it before any other function.
+ */
+MESHWELD_API void meshweld_seedHashes(unsigned int seed0, unsigned int seed1);
+
 #ifdef __cplusplus
 }
 #endif

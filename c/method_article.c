@@ -99,7 +99,9 @@ static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys
     if (w->method == meshweld_MethodGrid2R || w->method == meshweld_MethodGridR) {
         mw_Square q;
         mw_square(w, p, &q);
-        uint32_t base = (uint32_t)q.f[0] * MW_K0 + (uint32_t)q.f[1] * MW_K1 + (uint32_t)q.f[2] * MW_K2;
+        uint32_t f[3];
+        mw_cellFactors(&w->cells, f);
+        uint32_t base = (uint32_t)q.f[0] * f[0] + (uint32_t)q.f[1] * f[1] + (uint32_t)q.f[2] * f[2];
         for (int k = 0; k < q.count; ++k) {
             int d = q.order[k];
             int32_t dx = mw_dx(d, q.radius), dy = mw_dy(d, q.radius), dz = mw_dz(d, q.radius);
@@ -109,7 +111,7 @@ static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys
             keys[k].key[0] = (uint32_t)keys[k].cell[0];
             keys[k].key[1] = (uint32_t)keys[k].cell[1];
             keys[k].key[2] = (uint32_t)keys[k].cell[2];
-            keys[k].hash = mw_mix(base + (uint32_t)dx * MW_K0 + (uint32_t)dy * MW_K1 + (uint32_t)dz * MW_K2);
+            keys[k].hash = mw_mix(base + (uint32_t)dx * f[0] + (uint32_t)dy * f[1] + (uint32_t)dz * f[2]);
         }
         return q.count;
     }
@@ -120,7 +122,7 @@ static int mw_cellKeys(const meshweld_Welder* w, const double p[3], mw_Key* keys
         uint32_t a = (uint32_t)cells.key[k][0], b = (uint32_t)cells.key[k][1], c = (uint32_t)cells.key[k][2];
         memcpy(keys[k].cell, cells.key[k], sizeof(keys[k].cell));
         keys[k].key[0] = a, keys[k].key[1] = b, keys[k].key[2] = c;
-        keys[k].hash = mw_cellHash(a, b, c);
+        keys[k].hash = mw_cellHash(&w->cells, a, b, c);
     }
     return cells.count;
 }
@@ -224,7 +226,7 @@ static inline uint32_t mw_storePrecise(meshweld_Welder* w, int dense, const doub
 static void mw_exactHashed(const meshweld_Welder* w, const float* src, mw_Key* k)
 {
     mw_exactKey(src, w->dim, k->key);
-    k->hash = mw_hash(k->key[0], k->key[1], k->key[2]);
+    k->hash = mw_keyHash(&w->exact, k->key[0], k->key[1], k->key[2]);
 }
 
 /* Undoes a grid batch that failed part-way: removes the representatives made since rep_before

@@ -851,6 +851,80 @@ static void group_gather(void)
 }
 
 /* ---- the attribute weld's hostile inputs ---- */
+/* 2D points whose exact keys (their float bits) collide in a multiply-shift hash of known
+ * factors: each word times its factor, the high words of the products xored. Each x's high word
+ * agrees with one y's in its low 16 bits, so that all the points would share one slot in any
+ * table of up to 2^16 slots, and each insert would probe every key before it. Returns the count
+ * made (n). */
+static size_t flood_points(float* pts, size_t n)
+{
+    const uint64_t kx = 0x9e3779b97f4a7c15ull, ky = 0xc2b2ae3d27d4eb4full;
+    enum { YS = 64 };
+    static uint32_t y_of[1 << 16]; /* low 16 bits of a y's high word -> that y, 0 for none */
+    memset(y_of, 0, sizeof(y_of));
+    for (uint32_t k = 0, got = 0; got < YS; ++k) {
+        float f = 1.0f + (float)k;
+        uint32_t y;
+        memcpy(&y, &f, sizeof(y));
+        uint32_t u = (uint32_t)((y * ky) >> 32) & 0xffffu;
+        if (!y_of[u])
+            y_of[u] = y, got++;
+    }
+    size_t m = 0;
+    for (uint32_t x = 1; m < n && x < 0x7f800000u; ++x) { /* positive finite floats */
+        uint32_t y = y_of[(uint32_t)((x * kx) >> 32) & 0xffffu];
+        if (!y)
+            continue;
+        memcpy(&pts[2 * m], &x, sizeof(x));
+        memcpy(&pts[2 * m + 1], &y, sizeof(y));
+        m++;
+    }
+    return m;
+}
+
+/* Points crafted to collide in a hash of known factors: each table hashes by factors of its own,
+ * drawn when it is made, so they spread. The probes build (MW_PROBE_CHECK) stops at a look-up of
+ * more than 256 slots; here every entry point must give the plain result. */
+static void group_flood(void)
+{
+    enum { N = 8192 };
+    static float pts[2 * N];
+    static unsigned remap[N + 1];
+    CHECK(flood_points(pts, N) == N, "flood: %d points made", N);
+    for (int m = 0; m < fz_methodCount(); ++m) {
+        if (!fits(m, 2) || m == meshweld_MethodNaive)
+            continue;
+        /* radius 0: every point its own output, through the table of exact keys alone */
+        meshweld_Options o = {2, 0.0f, m, meshweld_StorePrecise};
+        meshweld_Info info = {0, -1, 0, 0};
+        int e = meshweld_weld(remap, pts, N, 8, &o, &info);
+        size_t wrong = 0;
+        for (size_t i = 0; i < N; ++i)
+            wrong += remap[i] != i;
+        CHECK(e == 0 && info.unique_count == N && wrong == 0, "flood: %s r = 0: error %d, %zu outputs, %zu misplaced",
+              name(m), e, info.unique_count, wrong);
+        /* a welder keeps its table of exact keys: two batches, the second the first again */
+        int ce = 0;
+        meshweld_Welder* w = meshweld_welderCreate(&o, &ce);
+        CHECK(w != NULL, "flood: welderCreate %s: %d", name(m), ce);
+        if (!w)
+            continue;
+        size_t wrong_again = 0;
+        int e1 = meshweld_welderAdd(w, remap, pts, N, 8, &info);
+        int e2 = meshweld_welderAdd(w, remap, pts, N, 8, &info);
+        for (size_t i = 0; i < N; ++i)
+            wrong_again += remap[i] != i;
+        CHECK(e1 == 0 && e2 == 0 && meshweld_welderCount(w) == N && wrong_again == 0,
+              "flood: welder %s: errors %d %d, %zu outputs, %zu misplaced", name(m), e1, e2, meshweld_welderCount(w),
+              wrong_again);
+        meshweld_welderDestroy(w);
+    }
+    /* a radius: the points, all x below 2^-100 and y whole numbers, merge by their y */
+    int ran = 0;
+    size_t outputs = weld_ok("flood: r = 0.5", remap, pts, N, 8, 2, 0.5f, meshweld_MethodAuto, meshweld_StorePrecise, &ran);
+    CHECK(outputs > 0 && outputs <= 64, "flood: r = 0.5: %zu outputs, expected one for each y", outputs);
+}
+
 static void group_attributes(void)
 {
     float pts[12] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
@@ -1051,7 +1125,7 @@ static const Group groups[] = {
     {"stride", group_stride},       {"count", group_count},
     {"indices", group_indices},     {"welder", group_welder},
     {"gather", group_gather},       {"attributes", group_attributes},
-    {"allocator", group_allocator},
+    {"allocator", group_allocator}, {"flood", group_flood},
 };
 
 int main(int argc, char** argv)
