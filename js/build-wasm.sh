@@ -10,7 +10,7 @@ export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
 exports=(malloc free meshweld_weld meshweld_weldKept meshweld_weldFirst meshweld_gather meshweld_welderCreate meshweld_welderAdd
   meshweld_welderCount meshweld_welderMethod meshweld_welderPositions meshweld_welderDestroy
   meshweld_countClosePairs meshweld_bound meshweld_lookups meshweld_errorString
-  meshweld_remapTriangles meshweld_firstOfEach meshweld_weldAttributes meshweld_weldAttributesFirst meshweld_cells meshweld_trace)
+  meshweld_remapTriangles meshweld_firstOfEach meshweld_weldAttributes meshweld_weldAttributesFirst meshweld_cells meshweld_trace meshweld_seedHashes)
 list=$(printf '_%s,' "${exports[@]}")
 out=${1:-js}
 mkdir -p "$out"

@@ -77,8 +77,18 @@ export const ready = WebAssembly.instantiate(decodeBase64(wasmBase64), {
   env: { emscripten_notify_memory_growth() {} }, // views are made afresh after every call
 }).then(({ instance }) => {
   instance.exports._initialize();
+  // the hash tables' keys from a random source: the module's addresses are the same on every
+  // load, so without it points could be crafted to collide in its tables
+  instance.exports.meshweld_seedHashes(...randomWords());
   wasm = instance.exports;
 });
+
+function randomWords() {
+  const words = new Uint32Array(2);
+  if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(words);
+  else for (let i = 0; i < 2; i++) words[i] = Math.floor(Math.random() * 2 ** 32);
+  return words;
+}
 
 /** The module's exports; throws when `ready` has not resolved yet. */
 export function core() {

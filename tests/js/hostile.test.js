@@ -461,6 +461,60 @@ test('options and arguments of the wrong kind are refused by name', () => {
 
 // Keep last: it fills the WebAssembly memory to its 4 GiB limit (address space only: the pages
 // are never touched).
+/** 2D points whose float bits collide in a multiply-shift hash of known factors (each word times
+ * its factor, the high words of the products xored): each x's high word agrees with one y's in its
+ * low 16 bits, so all of them would share one slot of any table of up to 2^16 slots. */
+function floodPoints(n) {
+  // bits 32 to 47 of the 64-bit product of a 32-bit word and a factor given as its two words
+  const bits32to47 = (x, [low, high]) => {
+    const a = (x & 0xffff) * low, b = (x >>> 16) * low; // both below 2^48: exact
+    return (Math.floor((b + Math.floor(a / 65536)) / 65536) + Math.imul(x, high)) & 0xffff;
+  };
+  const kx = [0x7f4a7c15, 0x9e3779b9], ky = [0x27d4eb4f, 0xc2b2ae3d];
+  const yOf = new Map(); // low 16 bits of a y's high word -> that y's bits
+  const word = new Uint32Array(1), float = new Float32Array(word.buffer);
+  for (let k = 0; yOf.size < 64; k++) {
+    float[0] = 1 + k;
+    const u = bits32to47(word[0], ky);
+    if (!yOf.has(u)) yOf.set(u, word[0]);
+  }
+  const bits = new Uint32Array(2 * n);
+  for (let x = 1, m = 0; m < n; x++) {
+    const y = yOf.get(bits32to47(x, kx));
+    if (y !== undefined) bits[2 * m] = x, bits[2 * m + 1] = y, m++;
+  }
+  return new Float32Array(bits.buffer);
+}
+
+test('points crafted to collide in a hash of known factors weld as any others; the module draws its tables\' factors from a random source', async () => {
+  const points = floodPoints(8192);
+  for (const method of methodsFor(2).filter((m) => m !== 'naive')) {
+    const once = weld(points, { dim: 2, radius: 0, method });
+    assert.equal(once.count, 8192, method);
+    assert.ok(once.remap.every((o, i) => o === i), method);
+    const welder = new Welder({ dim: 2, radius: 0, method });
+    welder.add(points);
+    assert.ok(welder.add(points).every((o, i) => o === i), method);
+    welder.dispose();
+  }
+  // by y alone at r = 0.5: every x is below 2^-100
+  weldChecked(points, { dim: 2, radius: 0.5, method: 'auto', store: 'precise' });
+  // a second instance of the module, loaded with the random source watched
+  const real = globalThis.crypto.getRandomValues;
+  const asked = [];
+  globalThis.crypto.getRandomValues = function (array) {
+    asked.push(array.constructor.name, array.length);
+    return real.call(this, array);
+  };
+  try {
+    const fresh = await import('../../js/heap.js?random-source');
+    await fresh.ready;
+  } finally {
+    globalThis.crypto.getRandomValues = real;
+  }
+  assert.deepEqual(asked, ['Uint32Array', 2]);
+});
+
 test('a weld that needs more memory than can be had fails with a clear RangeError, changes nothing, leaks nothing', () => {
   const fill = () => {
     const held = [];
