@@ -97,6 +97,15 @@ export function distance(value, name, who) {
   return value;
 }
 
+/** An attribute's tolerance: a distance, 0 to compare exactly, never one that rounds to 0 as a float32. */
+export function toleranceValue(value, name, who) {
+  distance(value, name, who);
+  if (value > 0 && Math.fround(value) === 0) {
+    throw failure(RangeError, who, `${name} ${value} rounds to 0 as a float32; use 0 to compare exactly`);
+  }
+  return value;
+}
+
 /** radius, or relativeRadius (a fraction of the bounding-box diagonal) where `relative` allows it. */
 export function radiusOption(options, who, { relative = false, fallback } = {}) {
   const { radius, relativeRadius } = options;

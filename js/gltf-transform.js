@@ -8,7 +8,7 @@ import { attributeFloats, fitsUint16, weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
-import { radiusValue, refusal } from './check.js';
+import { radiusValue, refusal, toleranceValue } from './check.js';
 
 export { ready };
 
@@ -30,7 +30,10 @@ export const DEFAULT_TOLERANCES = Object.freeze({
 /** The radius when neither `radius` nor `relative` is given: this fraction of the diagonal. */
 export const DEFAULT_RELATIVE = 1e-4;
 
-const SEMANTIC = /^(NORMAL|TANGENT|(TEXCOORD|COLOR|JOINTS|WEIGHTS)(_\d+)?|_.+)$/;
+const SEMANTIC = /^(NORMAL|TANGENT|(TEXCOORD|COLOR|JOINTS|WEIGHTS)(_(0|[1-9]\d*))?|_.+)$/;
+
+// an object of options or tolerances: a plain one (a Map or a Date would pass for empty)
+const isPlain = (value) => value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
 function fail(who, message, Kind = RangeError) {
   return new Kind(`meshweld: ${who}: ${message}`);
@@ -46,8 +49,8 @@ function number(who, name, value) {
 // Checks the options and fills in the defaults.
 function parseOptions(options, who) {
   if (options === undefined) options = {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw fail(who, `options must be an object, got ${describe(options)}`, TypeError);
+  if (!isPlain(options)) {
+    throw fail(who, `options must be a plain object, got ${describe(options)}`, TypeError);
   }
   for (const key of Object.keys(options)) {
     if (!OPTIONS.includes(key)) throw fail(who, `unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
@@ -69,6 +72,9 @@ function parseOptions(options, who) {
   if (options.radius !== undefined && options.relative !== undefined) {
     throw fail(who, `give radius (absolute) or relative (a fraction of the bounding-box diagonal), not both`);
   }
+  if (options.radius !== undefined && options.relativeTo !== undefined) {
+    throw fail(who, `relativeTo says whose diagonal relative is a fraction of: give it with relative, not with radius (absolute)`);
+  }
   if (options.radius !== undefined) o.radius = radiusValue(options.radius, who);
   else o.relative = options.relative === undefined ? DEFAULT_RELATIVE : number(who, 'relative', options.relative);
   if (o.relativeTo !== 'primitive' && o.relativeTo !== 'scene') {
@@ -81,8 +87,8 @@ function parseOptions(options, who) {
     throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`, refusal(o.method, 'string'));
   }
   const tolerances = options.tolerances === undefined ? {} : options.tolerances;
-  if (tolerances === null || typeof tolerances !== 'object' || Array.isArray(tolerances)) {
-    throw fail(who, `tolerances must be an object of glTF semantic to tolerance, got ${describe(tolerances)}`, TypeError);
+  if (!isPlain(tolerances)) {
+    throw fail(who, `tolerances must be a plain object of glTF semantic to tolerance, got ${describe(tolerances)}`, TypeError);
   }
   for (const [semantic, value] of Object.entries(tolerances)) {
     if (semantic === 'POSITION') throw fail(who, `tolerances: POSITION is welded within radius (or relative); remove it`);
@@ -93,7 +99,7 @@ function parseOptions(options, who) {
           `WEIGHTS_n (or TEXCOORD, COLOR... for every set) or a custom _NAME`,
       );
     }
-    if (value !== Infinity) number(who, `tolerances.${semantic}`, value);
+    if (value !== Infinity) toleranceValue(value, `tolerances.${semantic}`, who);
     o.tolerances[semantic] = value;
   }
   return o;
@@ -130,12 +136,18 @@ function shaderValues(accessor, used) {
  */
 function drawList(primitive, vertexCount) {
   const mode = primitive.getMode();
-  const source = primitive.getIndices()?.getArray() ?? null;
+  const indices = primitive.getIndices();
+  const source = indices?.getArray() ?? null;
+  if (indices && !source) return { skip: 'its indices have no data' };
   if (source && !(source instanceof Uint8Array || source instanceof Uint16Array || source instanceof Uint32Array)) {
     return { skip: `its indices are a ${source.constructor.name}, not unsigned integers` };
   }
   const n = source ? source.length : vertexCount;
+  // the largest value of the type restarts a strip or a fan where a renderer enables primitive
+  // restart (WebGL 2 always does), and glTF forbids it in any mode
+  const restart = source ? 2 ** (8 * source.BYTES_PER_ELEMENT) - 1 : -1;
   for (let i = 0; source && i < n; i++) {
+    if (source[i] === restart) return { skip: `index ${i} is ${restart}, the primitive restart value of its type, which glTF forbids in indices` };
     if (source[i] >= vertexCount) return { skip: `index ${i} is ${source[i]}, beyond its ${vertexCount} vertices` };
   }
   const at = (i) => (source ? source[i] : i);
@@ -234,6 +246,7 @@ function runOf(document, o, who) {
     scales: new Map(),
     drawn: new Map(), // mesh -> whether a scene draws it (relativeTo 'scene')
     numbers: null,
+    primitives: null, // each primitive's number in its mesh when the run began, as meshes' numbers are
     met: new Set(), // the accessors of the primitives welded so far, as they were
     left: new Set(), // the accessors they used, to dispose at the end where nothing uses them (disposeUnused)
   };
@@ -247,7 +260,9 @@ function meshLabel(mesh, run) {
 
 function label(primitive, run) {
   const mesh = parentMesh(primitive);
-  return mesh ? `${meshLabel(mesh, run)} primitive ${mesh.listPrimitives().indexOf(primitive)}` : 'primitive';
+  if (!mesh) return 'primitive';
+  const number = run.primitives?.get(primitive) ?? mesh.listPrimitives().indexOf(primitive);
+  return `${meshLabel(mesh, run)} primitive ${number}`;
 }
 
 // The vertex arrays of a primitive and its morph targets, and the plan of what to compare.
@@ -344,7 +359,9 @@ function weldOne(primitive, run) {
 
   // primitives drawing the same arrays the same way, within the same radius, weld to the same
   // result: share it (relative to the scene, meshes drawn at different scales take different radii)
-  const key = [primitive.getMode(), primitive.getIndices(), scaleOf(primitive, run), ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
+  // (a mesh that no scene draws takes its own diagonal: a scale of 1 is not the same radius there)
+  const scale = sceneRelative(primitive, run) ? scaleOf(primitive, run) : 'own diagonal';
+  const key = [primitive.getMode(), primitive.getIndices(), scale, ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
   if (!run.results.has(position)) run.results.set(position, []);
   const sameArrays = run.results.get(position);
   let result = sameArrays.find((r) => r.key.length === key.length && r.key.every((v, i) => v === key[i])) ?? null;
@@ -421,7 +438,8 @@ function weldOne(primitive, run) {
         .setArray(array)
         .setNormalized(accessor.getNormalized())
         .setSparse(accessor.getSparse())
-        .setBuffer(accessor.getBuffer());
+        .setBuffer(accessor.getBuffer())
+        .setExtras(structuredClone(accessor.getExtras()));
       result.replaced.set(accessor, copy);
     }
     return result.replaced.get(accessor);
@@ -442,7 +460,8 @@ function weldOne(primitive, run) {
         .createAccessor(before?.getName() ?? '')
         .setType('SCALAR')
         .setArray(array)
-        .setBuffer(before?.getBuffer() ?? position.getBuffer());
+        .setBuffer(before?.getBuffer() ?? position.getBuffer())
+        .setExtras(structuredClone(before?.getExtras() ?? {}));
     }
     primitive.setIndices(result.indices);
   }
@@ -479,6 +498,30 @@ function weldOne(primitive, run) {
 
 const figure = (n) => String(n).replace(/\B(?=(\d{3})+$)/g, ','); // 1234567 → 1,234,567
 
+// Removes a mesh left with no primitive, and what glTF allows only with a mesh: the skin and the
+// morph weights of the nodes that drew it, and the animation channels that moved those weights
+// (their samplers and animations too, where nothing else is left in them; the samplers' accessors
+// at the end of the run, where nothing else uses them).
+function removeMesh(mesh, run) {
+  const nodes = mesh.listParents().filter((p) => p.propertyType === PropertyType.NODE);
+  mesh.dispose();
+  for (const node of nodes) {
+    node.setSkin(null).setWeights([]);
+    for (const animation of run.document.getRoot().listAnimations()) {
+      for (const channel of animation.listChannels()) {
+        if (channel.getTargetNode() !== node || channel.getTargetPath() !== 'weights') continue;
+        const sampler = channel.getSampler();
+        channel.dispose();
+        if (sampler && !animation.listChannels().some((c) => c.getSampler() === sampler)) {
+          for (const accessor of [sampler.getInput(), sampler.getOutput()]) if (accessor) run.left.add(accessor);
+          sampler.dispose();
+        }
+      }
+      if (animation.listChannels().length === 0) animation.dispose();
+    }
+  }
+}
+
 /**
  * A glTF-Transform transform that welds every primitive of the document:
  * `await document.transform(weld({ radius: 1e-4 }))`.
@@ -487,43 +530,57 @@ export function weld(options) {
   const o = parseOptions(options, 'weld');
   const transform = async (document) => {
     await ready;
-    const logger = document.getLogger();
     const run = runOf(document, o, 'weld');
     const meshes = document.getRoot().listMeshes();
     run.numbers = new Map(meshes.map((mesh, i) => [mesh, i]));
-    for (const mesh of meshes) {
-      const before = mesh.listPrimitives().length;
-      const total = { vertices: [0, 0], triangles: [0, 0], lines: [0, 0], points: [0, 0], skipped: 0, degenerate: 0, duplicates: 0 };
-      for (const primitive of mesh.listPrimitives()) {
-        const r = weldOne(primitive, run);
-        if (o.onPrimitive) await o.onPrimitive(r, primitive);
-        if (r.skipped) {
-          total.skipped++;
-          continue;
-        }
-        total.vertices[0] += r.vertices[0];
-        total.vertices[1] += r.vertices[1];
-        const kind = r.mode === 'TRIANGLES' ? total.triangles : r.mode === 'LINES' ? total.lines : total.points;
-        kind[0] += r.elements[0];
-        kind[1] += r.elements[1];
-        total.degenerate += r.degenerateRemoved;
-        total.duplicates += r.duplicatesRemoved;
-      }
-      const parts = [`vertices ${figure(total.vertices[0])} → ${figure(total.vertices[1])}`];
-      for (const [name, [a, b]] of [['triangles', total.triangles], ['lines', total.lines], ['points', total.points]]) {
-        if (a > 0) parts.push(`${name} ${figure(a)} → ${figure(b)}`);
-      }
-      if (total.degenerate) parts.push(`${total.degenerate} degenerate removed`);
-      if (total.duplicates) parts.push(`${total.duplicates} duplicates removed`);
-      if (total.skipped) parts.push(`${total.skipped} primitive${total.skipped === 1 ? '' : 's'} skipped`);
-      logger.info(`${NAME}: ${meshLabel(mesh, run)}: ${parts.join(', ')}`);
-      if (before > 0 && mesh.listPrimitives().length === 0) {
-        logger.info(`${NAME}: ${meshLabel(mesh, run)} has no primitive left; it was removed`);
-        mesh.dispose();
-      }
+    run.primitives = new Map();
+    for (const mesh of meshes) mesh.listPrimitives().forEach((p, i) => run.primitives.has(p) || run.primitives.set(p, i));
+    const had = new Map(meshes.map((mesh) => [mesh, mesh.listPrimitives().length]));
+    try {
+      for (const mesh of meshes) await weldMesh(mesh, had.get(mesh), run);
+    } finally {
+      disposeUnused(run); // (also where a primitive rejects: what the primitives before it left)
     }
-    disposeUnused(run);
   };
   Object.defineProperty(transform, 'name', { value: NAME });
   return transform;
+}
+
+// The weld() transform's work on one mesh: each primitive, a line for the log, and the mesh
+// removed where it had primitives and has none left (one it shared with a mesh before it may have
+// gone already).
+async function weldMesh(mesh, had, run) {
+  const { o, document } = run;
+  const logger = document.getLogger();
+  const total = { vertices: [0, 0], triangles: [0, 0], lines: [0, 0], points: [0, 0], skipped: 0, degenerate: 0, duplicates: 0 };
+  const primitives = mesh.listPrimitives();
+  for (const primitive of primitives) {
+    const r = weldOne(primitive, run);
+    if (o.onPrimitive) await o.onPrimitive(r, primitive);
+    if (r.skipped) {
+      total.skipped++;
+      continue;
+    }
+    total.vertices[0] += r.vertices[0];
+    total.vertices[1] += r.vertices[1];
+    const kind = r.mode === 'TRIANGLES' ? total.triangles : r.mode === 'LINES' ? total.lines : total.points;
+    kind[0] += r.elements[0];
+    kind[1] += r.elements[1];
+    total.degenerate += r.degenerateRemoved;
+    total.duplicates += r.duplicatesRemoved;
+  }
+  if (primitives.length > 0) {
+    const parts = [`vertices ${figure(total.vertices[0])} → ${figure(total.vertices[1])}`];
+    for (const [name, [a, b]] of [['triangles', total.triangles], ['lines', total.lines], ['points', total.points]]) {
+      if (a > 0) parts.push(`${name} ${figure(a)} → ${figure(b)}`);
+    }
+    if (total.degenerate) parts.push(`${total.degenerate} degenerate removed`);
+    if (total.duplicates) parts.push(`${total.duplicates} duplicates removed`);
+    if (total.skipped) parts.push(`${total.skipped} primitive${total.skipped === 1 ? '' : 's'} skipped`);
+    logger.info(`${NAME}: ${meshLabel(mesh, run)}: ${parts.join(', ')}`);
+  }
+  if (had > 0 && mesh.listPrimitives().length === 0) {
+    logger.info(`${NAME}: ${meshLabel(mesh, run)} has no primitive left; it was removed`);
+    removeMesh(mesh, run);
+  }
 }

@@ -1,7 +1,7 @@
 // weldMesh: a weld of the vertices, then the elements (triangles, line segments or points)
 // rewritten through the remap, and the attributes compacted to the kept vertices.
 import { ERROR, Info, copyOut, core, readStruct, view, withFrame } from './heap.js';
-import { boolean, checkOptions, choice, coreError, describe, distance, failure, radiusOption, refusal, strideOption, weldMode } from './check.js';
+import { boolean, checkOptions, choice, coreError, describe, failure, radiusOption, refusal, strideOption, toleranceValue, weldMode } from './check.js';
 import { isIntegerArray, normalizer, outsideModule, stagePoints, unreadable } from './points.js';
 import { SKIPPED, nonFiniteOption, resolveRadius, weldStaged } from './engine.js';
 import { firstOfEach, firstOfEachIn, gatherItems } from './gather.js';
@@ -86,7 +86,7 @@ function checkTolerances(tolerances, attributes, who) {
     if (!Object.hasOwn(attributes, name)) {
       throw failure(RangeError, who, `tolerance for '${name}', which is not among the attributes (${Object.keys(attributes).join(', ') || 'none given'})`);
     }
-    distance(t, `tolerance of '${name}'`, who);
+    toleranceValue(t, `tolerance of '${name}'`, who);
     const array = attributes[name].array;
     if (array instanceof BigInt64Array || array instanceof BigUint64Array) {
       throw failure(TypeError, who, `attribute '${name}' is a ${array.constructor.name}: a tolerance compares numbers (carry it without one)`);

@@ -49,36 +49,56 @@ function multiply(a, b) {
   return out;
 }
 
+// The matrices that carry a node's mesh into world space: its world matrix; for a skinned mesh,
+// whose node's own transform glTF ignores, each joint's world matrix times its inverse bind matrix
+// (a vertex moves by a blend of them, which stretches no more than the one that stretches most,
+// and lies in the box of its images under them). worlds: the world matrices made so far.
+function drawMatrices(node, worlds) {
+  const world = (n) => worlds.get(n) ?? n.getWorldMatrix();
+  const skin = node.getSkin();
+  const joints = skin ? skin.listJoints() : [];
+  if (joints.length === 0) return [world(node)];
+  const inverse = skin.getInverseBindMatrices()?.getArray() ?? null;
+  return joints.map((joint, j) =>
+    inverse && inverse.length >= 16 * (j + 1) ? multiply(world(joint), Array.from(inverse.subarray(16 * j, 16 * (j + 1)))) : world(joint));
+}
+
 // The scenes' bounding-box diagonal in world space, for relativeTo 'scene': the box glTF-Transform's
 // getBounds gives each scene (every drawn vertex of every instance through its world matrix, a mesh
 // instance left out when its box is not finite), without its cost per vertex and instance (seconds
 // on a few thousand instances): each mesh's drawn vertices are decoded once, an instance whose
 // matrix only scales and moves takes its mesh's box (m0 x + m12, rounded, is monotonic in x), and
 // the world matrices are made top-down, a node's from its parent's, as getWorldMatrix makes them
-// bottom-up. worlds (a Map) receives them, for meshScale.
+// bottom-up. worlds (a Map) receives them, for meshScale. A skinned mesh is measured through its
+// joints (drawMatrices), in the pose the nodes hold, once every node's matrix is made.
 export function sceneDiagonal(document, worlds = new Map()) {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   const meshes = new Map();
   const low = new Float64Array(6); // an instance's box
+  const drawn = []; // the nodes that draw a mesh
   const visit = (node, parent) => {
     // a scene's root asks glTF-Transform, which also follows a parent node it may have
     const m = parent ? multiply(parent, node.getMatrix()) : node.getWorldMatrix();
     worlds.set(node, m);
     for (const child of node.listChildren()) visit(child, m);
-    const mesh = node.getMesh();
-    if (!mesh) return;
-    if (!meshes.has(mesh)) meshes.set(mesh, localVertices(mesh));
-    const { points, box } = meshes.get(mesh);
-    if (points === null) return; // a box that no matrix makes finite
-    // each world axis follows one local axis, up or down: the box's two corners; else every vertex
-    const axial = m[1] === 0 && m[2] === 0 && m[3] === 0 && m[4] === 0 && m[6] === 0 && m[7] === 0 && m[8] === 0 && m[9] === 0 && m[11] === 0 && m[15] === 1;
-    if (!instanceBox(axial ? box : points, axial ? 6 : points.length, m, low)) return;
-    const [x0, y0, z0, x1, y1, z1] = low;
-    min[0] = Math.min(min[0], x0), min[1] = Math.min(min[1], y0), min[2] = Math.min(min[2], z0);
-    max[0] = Math.max(max[0], x1), max[1] = Math.max(max[1], y1), max[2] = Math.max(max[2], z1);
+    if (node.getMesh()) drawn.push(node);
   };
   for (const scene of document.getRoot().listScenes()) for (const child of scene.listChildren()) visit(child, null);
+  for (const node of drawn) {
+    const mesh = node.getMesh();
+    if (!meshes.has(mesh)) meshes.set(mesh, localVertices(mesh));
+    const { points, box } = meshes.get(mesh);
+    if (points === null) continue; // a box that no matrix makes finite
+    for (const m of drawMatrices(node, worlds)) {
+      // each world axis follows one local axis, up or down: the box's two corners; else every vertex
+      const axial = m[1] === 0 && m[2] === 0 && m[3] === 0 && m[4] === 0 && m[6] === 0 && m[7] === 0 && m[8] === 0 && m[9] === 0 && m[11] === 0 && m[15] === 1;
+      if (!instanceBox(axial ? box : points, axial ? 6 : points.length, m, low)) continue;
+      const [x0, y0, z0, x1, y1, z1] = low;
+      min[0] = Math.min(min[0], x0), min[1] = Math.min(min[1], y0), min[2] = Math.min(min[2], z0);
+      max[0] = Math.max(max[0], x1), max[1] = Math.max(max[1], y1), max[2] = Math.max(max[2], z1);
+    }
+  }
   return Number.isFinite(min[0]) ? Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) : 0;
 }
 
@@ -136,12 +156,13 @@ function localVertices(mesh) {
 }
 
 // A world-space radius in a mesh's own units: divided by the largest stretch of the nodes that
-// draw it, so that no merge exceeds the radius in world space under any of them. worlds: the world
+// draw it (of their joints, for a skinned mesh), so that no merge exceeds the radius in world
+// space under any of them. worlds: the world
 // matrices sceneDiagonal made (a node it did not reach asks glTF-Transform).
 export function meshScale(mesh, worlds = new Map()) {
   let largest = 0;
   for (const parent of mesh?.listParents() ?? []) {
-    if (parent.propertyType === PropertyType.NODE) largest = Math.max(largest, stretch(worlds.get(parent) ?? parent.getWorldMatrix()));
+    if (parent.propertyType === PropertyType.NODE) for (const m of drawMatrices(parent, worlds)) largest = Math.max(largest, stretch(m));
   }
   return largest > 0 ? largest : 1;
 }

@@ -529,13 +529,29 @@ test('primitives that cannot be welded are skipped with a logged reason', async 
     .createPrimitive()
     .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(9)))
     .setIndices(document.createAccessor().setType('SCALAR').setArray(new Float32Array([2, 1.5, 0])));
-  document.createMesh('odd').addPrimitive(noPosition).addPrimitive(badIndex).addPrimitive(floatIndex);
-  await document.transform(weld());
+  const noIndexData = document
+    .createPrimitive()
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(9)))
+    .setIndices(document.createAccessor().setType('SCALAR'));
+  // 255 in 8-bit indices restarts a strip where the renderer enables primitive restart (WebGL 2 does)
+  const restart = document
+    .createPrimitive()
+    .setMode(Primitive.Mode.TRIANGLE_STRIP)
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array(3 * 300).map((_, i) => i)))
+    .setIndices(document.createAccessor().setType('SCALAR').setArray(new Uint8Array([0, 1, 2, 255, 3, 4, 5])));
+  // first a triangle that collapses and goes: the primitives after it keep the numbers they had
+  const collapses = document.createPrimitive()
+    .setAttribute('POSITION', document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1e-9, 0, 0, 0, 1e-9, 0])));
+  document.createMesh('odd').addPrimitive(collapses).addPrimitive(noPosition).addPrimitive(badIndex).addPrimitive(floatIndex)
+    .addPrimitive(noIndexData).addPrimitive(restart);
+  await document.transform(weld({ radius: 1e-6 }));
   const warnings = recorder.lines.filter(([level]) => level === 'warn').map(([, text]) => text);
   assert.deepEqual(warnings, [
-    "meshweld: mesh 'odd' primitive 0 skipped: it has no POSITION attribute",
-    "meshweld: mesh 'odd' primitive 1 skipped: index 2 is 7, beyond its 3 vertices",
-    "meshweld: mesh 'odd' primitive 2 skipped: its indices are a Float32Array, not unsigned integers",
+    "meshweld: mesh 'odd' primitive 1 skipped: it has no POSITION attribute",
+    "meshweld: mesh 'odd' primitive 2 skipped: index 2 is 7, beyond its 3 vertices",
+    "meshweld: mesh 'odd' primitive 3 skipped: its indices are a Float32Array, not unsigned integers",
+    "meshweld: mesh 'odd' primitive 4 skipped: its indices have no data",
+    "meshweld: mesh 'odd' primitive 5 skipped: index 3 is 255, the primitive restart value of its type, which glTF forbids in indices",
   ]);
   assert.deepEqual(Array.from(badIndex.getIndices().getArray()), [0, 1, 7], 'a skipped primitive is left as it was');
 });
@@ -593,6 +609,63 @@ test('a primitive whose triangles all collapse goes with its index and attribute
   assert.equal(back.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION').getCount(), 3);
 });
 
+test('a mesh left with no primitive goes with what glTF allows only with a mesh; a primitive in two meshes takes both', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const buffer = document.createBuffer();
+  const accessor = (type, array) => document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  // a skinned, morphed triangle that collapses, its node's weights animated
+  const tiny = document.createPrimitive().setAttribute('POSITION', accessor('VEC3', new Float32Array([0, 0, 0, 1e-6, 0, 0, 0, 1e-6, 0])))
+    .setAttribute('JOINTS_0', accessor('VEC4', new Uint8Array(12)))
+    .setAttribute('WEIGHTS_0', accessor('VEC4', new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])))
+    .addTarget(document.createPrimitiveTarget().setAttribute('POSITION', accessor('VEC3', new Float32Array(9))));
+  const joint = document.createNode('joint');
+  const skin = document.createSkin().addJoint(joint).setInverseBindMatrices(accessor('MAT4', new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])));
+  const node = document.createNode('skinned').setMesh(document.createMesh('tiny').addPrimitive(tiny).setWeights([0])).setSkin(skin).setWeights([0.5]);
+  const sampler = document.createAnimationSampler().setInput(accessor('SCALAR', new Float32Array([0, 1]))).setOutput(accessor('SCALAR', new Float32Array([0, 1])));
+  document.createAnimation('morph').addSampler(sampler)
+    .addChannel(document.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
+  // one collapsing primitive listed by two meshes, and a triangle that stays
+  const shared = document.createPrimitive().setAttribute('POSITION', accessor('VEC3', new Float32Array([5, 0, 0, 5, 1e-6, 0, 5, 0, 1e-6])));
+  document.createMesh('one').addPrimitive(shared);
+  document.createMesh('two').addPrimitive(shared);
+  const big = document.createMesh('big').addPrimitive(document.createPrimitive().setAttribute('POSITION', accessor('VEC3', new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))));
+  document.createScene().addChild(node).addChild(joint).addChild(document.createNode().setMesh(big));
+  await document.transform(weld({ radius: 1e-3 }));
+  assert.deepEqual(document.getRoot().listMeshes().map((m) => m.getName()), ['big']);
+  assert.deepEqual([node.getMesh(), node.getSkin(), node.getWeights()], [null, null, []], 'skin and weights need a mesh');
+  assert.deepEqual(document.getRoot().listAnimations(), [], 'the animation of the weights goes, with its sampler');
+  assert.deepEqual(document.getRoot().listAccessors().filter((a) => a.listParents().every((p) => p.propertyType === 'Root')).map((a) => a.getType()),
+    [], 'nothing is left unused (the skin keeps its inverse bind matrices)');
+  const io = new NodeIO();
+  const json = (await io.writeJSON(document)).json;
+  assert.deepEqual(json.nodes.find((n) => n.name === 'skinned'), { name: 'skinned' });
+  assert.equal(json.meshes.length, 1);
+  assert.equal((await io.readJSON(await io.writeJSON(document))).getRoot().listMeshes().length, 1);
+});
+
+test('a rejected transform leaves no accessor unused; a replaced accessor keeps its extras', async () => {
+  const document = new Document();
+  document.setLogger(new Recorder());
+  const buffer = document.createBuffer();
+  const soup = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1e-7, 1, 0, 0, 0, 1, 0];
+  const shared = document.createAccessor('shared').setType('VEC3').setArray(new Float32Array(soup)).setBuffer(buffer).setExtras({ scanner: 7 });
+  const points = document.createPrimitive().setAttribute('POSITION', shared).setMode(Primitive.Mode.POINTS);
+  const triangles = document.createPrimitive().setAttribute('POSITION', shared);
+  document.createMesh('points').addPrimitive(points);
+  document.createMesh('triangles').addPrimitive(triangles);
+  document.createMesh('bad').addPrimitive(document.createPrimitive().setAttribute('POSITION',
+    document.createAccessor().setType('VEC3').setArray(new Float32Array([0, NaN, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer)));
+  await assert.rejects(document.transform(weld({ radius: 1e-4 })), /mesh 'bad' primitive 0: vertex 0 has a non-finite POSITION/);
+  // the meshes before the bad one were welded (each into an accessor of its own, the extras copied)
+  for (const primitive of [points, triangles]) {
+    assert.equal(primitive.getAttribute('POSITION').getCount(), 3);
+    assert.deepEqual(primitive.getAttribute('POSITION').getExtras(), { scanner: 7 });
+  }
+  assert.ok(shared.isDisposed(), 'the accessor they shared, used by nothing now, is gone');
+  assert.deepEqual(document.getRoot().listAccessors().filter((a) => a.listParents().every((p) => p.propertyType === 'Root')), []);
+});
+
 test("relativeTo 'scene': a mesh no scene draws takes its own diagonal, with a warning", async () => {
   const document = new Document();
   const recorder = new Recorder();
@@ -605,6 +678,24 @@ test("relativeTo 'scene': a mesh no scene draws takes its own diagonal, with a w
   assert.ok(Math.abs(reports[0].radius - 0.1 * Math.SQRT2) < 1e-9, String(reports[0].radius));
   assert.deepEqual(reports[0].vertices, [6, 4]);
   assert.ok(recorder.lines.some(([level, text]) => level === 'warn' && text === "meshweld: mesh 'loose' is drawn by no scene: its radius is relative to its own diagonal"), JSON.stringify(recorder.lines));
+  // the same arrays drawn by a mesh of a scene 100 wide, at scale 1, weld within the scene's radius:
+  // the mesh no scene draws, before or after it, keeps its own
+  for (const order of [['drawn', 'loose'], ['loose', 'drawn']]) {
+    const document = new Document();
+    document.setLogger(new Recorder());
+    const buffer = document.createBuffer();
+    const position = document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0.01, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer);
+    const meshes = Object.fromEntries(order.map((name) => [name, document.createMesh(name).addPrimitive(document.createPrimitive().setAttribute('POSITION', position))]));
+    const ground = document.createMesh('ground').addPrimitive(document.createPrimitive().setAttribute('POSITION',
+      document.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 100, 0, 0, 0, 0, 100])).setBuffer(buffer)));
+    document.createScene().addChild(document.createNode().setMesh(meshes.drawn)).addChild(document.createNode().setMesh(ground));
+    const radii = new Map();
+    await document.transform(weld({ relative: 1e-3, relativeTo: 'scene', onPrimitive: (report, primitive) => void radii.set(primitive, report.radius) }));
+    const radius = (name) => radii.get(meshes[name].listPrimitives()[0]);
+    assert.ok(Math.abs(radius('drawn') / (1e-3 * Math.hypot(100, 1, 100)) - 1) < 1e-6, `${order}: ${radius('drawn')}`);
+    assert.ok(Math.abs(radius('loose') / (1e-3 * Math.SQRT2) - 1) < 1e-6, `${order}: ${radius('loose')}`);
+    assert.deepEqual(order.map((name) => meshes[name].listPrimitives()[0].getAttribute('POSITION').getCount()), order.map((name) => (name === 'drawn' ? 3 : 4)));
+  }
 });
 
 test("relativeTo 'scene': one accessor drawn at two scales welds within each scale's radius, and node scales far from 1 keep theirs", async () => {
@@ -635,6 +726,34 @@ test("relativeTo 'scene': one accessor drawn at two scales welds within each sca
     return report.radius;
   });
   for (const r of radii.slice(1)) assert.ok(Math.abs(r / radii[0] - 1) < 1e-12, `${r} against ${radii[0]}`);
+});
+
+test("relativeTo 'scene': a skinned mesh is measured through its joints, not its node (whose transform glTF ignores)", async () => {
+  // a character 2 high, skinned to a joint that leaves it as it is, on a node scaled by 0.01 that
+  // does not move it, beside a ground 100 wide; then the joint scaled by 3
+  for (const jointScale of [1, 3]) {
+    const document = new Document();
+    document.setLogger(new Recorder());
+    const buffer = document.createBuffer();
+    const accessor = (type, array) => document.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+    const character = document.createPrimitive().setAttribute('POSITION', accessor('VEC3', new Float32Array([0, 0, 0, 1, 0, 0, 0, 2, 0, 0.02, 0, 0, 1, 0, 0, 0, 2, 0])))
+      .setAttribute('JOINTS_0', accessor('VEC4', new Uint8Array(24)))
+      .setAttribute('WEIGHTS_0', accessor('VEC4', new Float32Array(24).map((_, i) => (i % 4 === 0 ? 1 : 0))));
+    const joint = document.createNode('joint').setScale([jointScale, jointScale, jointScale]);
+    const skin = document.createSkin().addJoint(joint).setInverseBindMatrices(accessor('MAT4', new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])));
+    const ground = document.createMesh('ground').addPrimitive(document.createPrimitive().setAttribute('POSITION', accessor('VEC3', new Float32Array([0, 0, 0, 100, 0, 0, 0, 0, 100]))));
+    document.createScene().addChild(document.createNode().setMesh(document.createMesh('character').addPrimitive(character)).setSkin(skin).setScale([0.01, 0.01, 0.01]))
+      .addChild(joint).addChild(document.createNode().setMesh(ground));
+    const diagonal = sceneDiagonal(document);
+    const box = [100, 2 * jointScale, 100]; // the ground's x and z, the character's height through its joint
+    assert.ok(Math.abs(diagonal / Math.hypot(...box) - 1) < 1e-9, `joint scale ${jointScale}: diagonal ${diagonal}`);
+    const report = weldPrimitive(character, { relative: 1e-4, relativeTo: 'scene' });
+    // a world radius of about 0.014, in the character's units divided by the joint's stretch
+    assert.ok(Math.abs(report.radius / (1e-4 * diagonal / jointScale) - 1) < 1e-6, `joint scale ${jointScale}: radius ${report.radius}`);
+    // the two triangles share two corners; their third corners, 0.02 apart, stay apart (divided by
+    // the node's 0.01 instead, the radius would be 1.4 and weld the whole character to a point)
+    assert.deepEqual(report.vertices, [6, 4]);
+  }
 });
 
 test("relativeTo 'scene' measures the scenes' diagonal and divides by the nodes' scale", async () => {
@@ -781,7 +900,11 @@ test('bad options throw, naming the function, the option and the value', () => {
     [() => weld({ relativeTo: 'world' }), /^meshweld: weld: relativeTo must be 'primitive' or 'scene', got the string "world"$/],
     [() => weld({ method: 'hex' }), /^meshweld: weld: unknown method the string "hex"/],
     [() => weld({ removeDegenerate: 'yes' }), /^meshweld: weld: removeDegenerate must be a boolean, got the string "yes"$/],
-    [() => weld(42), /^meshweld: weld: options must be an object, got 42$/],
+    [() => weld(42), /^meshweld: weld: options must be a plain object, got 42$/],
+    [() => weld(new Date(0)), /^meshweld: weld: options must be a plain object, got /],
+    [() => weld({ tolerances: new Map([['NORMAL', 1]]) }), /^meshweld: weld: tolerances must be a plain object of glTF semantic to tolerance, got /],
+    [() => weld({ tolerances: { TEXCOORD_00: 0.1 } }), /^meshweld: weld: tolerances: unknown attribute semantic 'TEXCOORD_00'/],
+    [() => weld({ radius: 1, relativeTo: 'scene' }), /^meshweld: weld: relativeTo says whose diagonal relative is a fraction of: give it with relative, not with radius/],
     [() => weldPrimitive({}, { radius: 1 }), /^meshweld: weldPrimitive: needs a glTF-Transform Primitive, got an object$/],
     [() => weldPrimitive(primitive, { relative: Infinity }), /^meshweld: weldPrimitive: relative must be a finite number >= 0, got Infinity$/],
   ];
@@ -799,7 +922,10 @@ test('bad options throw, naming the function, the option and the value', () => {
     [() => weld({ removeDegenerate: null }), TypeError, /^meshweld: weld: removeDegenerate must be a boolean, got null$/],
     [() => weld({ removeDuplicates: null }), TypeError, /^meshweld: weld: removeDuplicates must be a boolean, got null$/],
     [() => weld({ method: null }), TypeError, /^meshweld: weld: unknown method null/],
-    [() => weld({ tolerances: null }), TypeError, /^meshweld: weld: tolerances must be an object/],
+    [() => weld({ tolerances: null }), TypeError, /^meshweld: weld: tolerances must be a plain object/],
+    // a tolerance as a radius is: when the transform is made, in the float32 range, 0 or not rounding to it
+    [() => weld({ tolerances: { NORMAL: 1e39 } }), RangeError, /^meshweld: weld: tolerances.NORMAL must be a finite number >= 0 within the float32 range, got 1e\+39$/],
+    [() => weld({ tolerances: { NORMAL: 1e-50 } }), RangeError, /^meshweld: weld: tolerances.NORMAL 1e-50 rounds to 0 as a float32; use 0 to compare exactly$/],
   ];
   for (const [call, Type, message] of made) assert.throws(call, (e) => e instanceof Type && message.test(e.message));
 });

@@ -433,6 +433,12 @@ test('options and arguments of the wrong kind are refused by name', () => {
     RangeError,
     /tolerance of 'n' must be a finite number >= 0, got NaN/,
   );
+  // a tolerance that rounds to 0 as a float32 would compare exactly without a word, as a radius would weld
+  throwsNaming(
+    () => weldMesh(new Float32Array(9), null, { radius: 1, attributes: { n: { array: new Float32Array(9), itemSize: 3 } }, tolerances: { n: 1e-50 } }),
+    RangeError,
+    /weldMesh: tolerance of 'n' 1e-50 rounds to 0 as a float32; use 0 to compare exactly/,
+  );
   // null is a value of the wrong type, not a request for the default
   throwsNaming(() => weld([0, 0, 0], { radius: 1, dim: null }), TypeError, /weld: dim must be 2 or 3, got null/);
   throwsNaming(() => countClosePairs([0, 0, 0], { radius: 1, limit: null }), TypeError, /countClosePairs: limit must be an integer >= 0 \(0: no limit\), got null/);
