@@ -9,20 +9,22 @@ export type GltfWeldRadius =
       /** Absolute radius in the primitive's own units (as its shader sees POSITION). Excludes `relative`. */
       radius?: number;
       relative?: undefined;
+      relativeTo?: undefined;
     }
   | {
       radius?: undefined;
       /** Radius as a fraction of the bounding-box diagonal (default 1e-4 when `radius` is not given). */
       relative?: number;
+      /**
+       * Whose diagonal `relative` scales: each primitive's own (default), or the scenes' world-space
+       * box, brought into each mesh's units by the largest stretch of the nodes that draw it (of its
+       * joints, for a skinned mesh). Refused with `radius`.
+       */
+      relativeTo?: 'primitive' | 'scene';
     };
 
 /** The options weld() and weldPrimitive share, but the radius. */
 export interface GltfWeldCommonOptions {
-  /**
-   * Whose diagonal `relative` scales: each primitive's own (default), or the scenes' world-space
-   * box, brought into each mesh's units by the largest stretch of the nodes that draw it.
-   */
-  relativeTo?: 'primitive' | 'scene';
   /**
    * Tolerance per glTF semantic (Euclidean, on the values the shader sees): `NORMAL`, `TANGENT`,
    * `TEXCOORD_n`, `COLOR_n`, `JOINTS_n`, `WEIGHTS_n`, custom `_NAME`; a family name without `_n`

@@ -70,6 +70,9 @@ async function main(): Promise<number> {
   weldTransform({ radius: 1, relative: 1e-4 });
   weldTransform({ relative: 1e-4, tolerances, onPrimitive: () => undefined });
   const primitive = new Document().createPrimitive();
+  weldTransform({ relativeTo: 'scene' });
+  // @ts-expect-error: relativeTo says what relative is a fraction of, not radius
+  weldTransform({ radius: 1, relativeTo: 'scene' });
   // @ts-expect-error: onPrimitive is the transform's option
   weldPrimitive(primitive, { radius: 1, onPrimitive: () => undefined });
   return remap.length + batch.length + kept.length + count + pairs + R + all.length + ran.length + open.length +
