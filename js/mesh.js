@@ -25,6 +25,21 @@ export function attributeFloats(array, normalized) {
   return out;
 }
 
+// The values the weld compares of an attribute: its floats (attributeFloats); but 32-bit integers
+// past 2^24, which float32 cannot all hold, compared at tolerance 0 each become two exact halves
+// (their high and low 16 bits), so that only equal integers match. { floats, itemSize }.
+function comparedValues(array, itemSize, normalized, tolerance) {
+  const wide = tolerance === 0 && !normalized && (array instanceof Int32Array || array instanceof Uint32Array) && itemSize <= 8;
+  if (!wide || !array.some((v) => v >= 2 ** 24 || v <= -(2 ** 24))) return { floats: attributeFloats(array, normalized), itemSize };
+  const floats = new Float32Array(2 * array.length);
+  for (let i = 0; i < array.length; i++) {
+    const high = Math.floor(array[i] / 65536);
+    floats[2 * i] = high;
+    floats[2 * i + 1] = array[i] - high * 65536;
+  }
+  return { floats, itemSize: 2 * itemSize };
+}
+
 function checkIndices(indices, corners, primitive, who) {
   if (indices === null || indices === undefined) return null;
   const typed = indices instanceof Uint32Array || indices instanceof Uint16Array || indices instanceof Uint8Array;
@@ -348,7 +363,8 @@ export function weldMeshAs(who, positions, indices, options, element = 'vertex',
     const r = resolveRadius(radius, staged, mode.dim);
     const deciding = tolerances && Object.entries(tolerances).map(([name, tolerance]) => {
       const { array, itemSize, normalized: n } = attributes[name];
-      return { name, itemSize, tolerance, pointer: frame.copyIn(attributeFloats(array, n === true)) };
+      const compared = comparedValues(array, itemSize, n === true, tolerance);
+      return { name, itemSize: compared.itemSize, tolerance, pointer: frame.copyIn(compared.floats) };
     });
     const attributeNames = compact ? Object.keys(attributes) : [];
     const wantsFirst = attributeNames.length > 0 || gather !== null;

@@ -178,6 +178,25 @@ test('crowds that the attributes keep apart weld by the rule: the pole of a fan,
   assert.ok(welded.vertexCount > 512 && welded.vertexCount < n, `${welded.vertexCount} outputs`);
 });
 
+test('32-bit integer attributes compared at tolerance 0 match only when equal, past 2^24 too (where float32 rounds them alike)', () => {
+  const triangle = [0, 0, 0, 1, 0, 0, 0, 1, 0];
+  const positions = new Float32Array([...triangle, ...triangle, ...triangle]);
+  for (const [Type, a, b] of [[Uint32Array, 2 ** 24, 2 ** 24 + 1], [Int32Array, -(2 ** 24), -(2 ** 24) - 1], [Uint32Array, 2 ** 32 - 2, 2 ** 32 - 1]]) {
+    assert.equal(Math.fround(a), Math.fround(b), 'the two ids round to one float32');
+    const id = new Type([a, a, a, b, b, b, a, a, a]);
+    const result = weldMesh(positions, null, { radius: 1e-4, attributes: { id: { array: id, itemSize: 1 } }, tolerances: { id: 0 } });
+    assert.equal(result.vertexCount, 6, `${Type.name} ${a} and ${b}`);
+    assert.deepEqual(Array.from(result.indices), [0, 1, 2, 3, 4, 5, 0, 1, 2]);
+    assert.deepEqual(Array.from(result.attributes.id.array), [a, a, a, b, b, b]);
+  }
+  // two components, and a tolerance above 0: compared as float32, as any other values
+  const pairs = new Uint32Array([2 ** 24, 7, 2 ** 24, 7, 2 ** 24, 7, 2 ** 24 + 1, 7, 2 ** 24 + 1, 7, 2 ** 24 + 1, 7]);
+  const two = weldMesh(positions.subarray(0, 18), null, { radius: 1e-4, attributes: { id: { array: pairs, itemSize: 2 } }, tolerances: { id: 0 } });
+  assert.equal(two.vertexCount, 6);
+  const loose = weldMesh(positions.subarray(0, 18), null, { radius: 1e-4, attributes: { id: { array: pairs, itemSize: 2 } }, tolerances: { id: 0.5 } });
+  assert.equal(loose.vertexCount, 3);
+});
+
 test('attributes of every typed array type are compacted bit for bit, whatever their offset', () => {
   const n = 9; // the soup's vertices: kept are 0, 1, 2, 5, 6 and 8 (the others weld into earlier ones)
   const kept = [0, 1, 2, 5, 6, 8];
