@@ -99,11 +99,7 @@ export function distance(value, name, who) {
 
 /** An attribute's tolerance: a distance, 0 to compare exactly, never one that rounds to 0 as a float32. */
 export function toleranceValue(value, name, who) {
-  distance(value, name, who);
-  if (value > 0 && Math.fround(value) === 0) {
-    throw failure(RangeError, who, `${name} ${value} rounds to 0 as a float32; use 0 to compare exactly`);
-  }
-  return value;
+  return float32Distance(value, name, who, 'use 0 to compare exactly');
 }
 
 /** radius, or relativeRadius (a fraction of the bounding-box diagonal) where `relative` allows it. */
@@ -123,11 +119,14 @@ export function radiusOption(options, who, { relative = false, fallback } = {}) 
 
 /** A radius: a finite number >= 0 within the float32 range that rounds to 0 only when it is 0. */
 export function radiusValue(radius, who) {
-  distance(radius, 'radius', who);
-  if (radius > 0 && Math.fround(radius) === 0) {
-    throw failure(RangeError, who, `radius ${radius} rounds to 0 as a float32; use radius 0 to weld exact duplicates only`);
-  }
-  return radius;
+  return float32Distance(radius, 'radius', who, 'use radius 0 to weld exact duplicates only');
+}
+
+// A distance that must not round to 0 as a float32 unless it is 0 (0 asks for exact matches).
+function float32Distance(value, name, who, zero) {
+  distance(value, name, who);
+  if (value > 0 && Math.fround(value) === 0) throw failure(RangeError, who, `${name} ${value} rounds to 0 as a float32; ${zero}`);
+  return value;
 }
 
 /** dim, method and store, checked together; numbers as the C library takes them. */

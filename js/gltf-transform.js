@@ -314,9 +314,10 @@ function sceneRelative(primitive, run) {
 }
 
 // What a primitive's radius is divided by: its mesh's largest stretch for a radius relative to the
-// scene, else 1.
+// scene; else null (its own diagonal, or an absolute radius: results shared between primitives
+// keep the two apart)
 function scaleOf(primitive, run) {
-  if (!sceneRelative(primitive, run)) return 1;
+  if (!sceneRelative(primitive, run)) return null;
   const mesh = parentMesh(primitive);
   if (!run.scales.has(mesh)) run.scales.set(mesh, meshScale(mesh, run.worlds));
   return run.scales.get(mesh);
@@ -359,9 +360,7 @@ function weldOne(primitive, run) {
 
   // primitives drawing the same arrays the same way, within the same radius, weld to the same
   // result: share it (relative to the scene, meshes drawn at different scales take different radii)
-  // (a mesh that no scene draws takes its own diagonal: a scale of 1 is not the same radius there)
-  const scale = sceneRelative(primitive, run) ? scaleOf(primitive, run) : 'own diagonal';
-  const key = [primitive.getMode(), primitive.getIndices(), scale, ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
+  const key = [primitive.getMode(), primitive.getIndices(), scaleOf(primitive, run), ...all.flatMap((s) => [s.target, s.semantic, s.accessor])];
   if (!run.results.has(position)) run.results.set(position, []);
   const sameArrays = run.results.get(position);
   let result = sameArrays.find((r) => r.key.length === key.length && r.key.every((v, i) => v === key[i])) ?? null;
@@ -537,7 +536,7 @@ export function weld(options) {
     for (const mesh of meshes) mesh.listPrimitives().forEach((p, i) => run.primitives.has(p) || run.primitives.set(p, i));
     const had = new Map(meshes.map((mesh) => [mesh, mesh.listPrimitives().length]));
     try {
-      for (const mesh of meshes) await weldMesh(mesh, had.get(mesh), run);
+      for (const mesh of meshes) await weldEachPrimitive(mesh, had.get(mesh), run);
     } finally {
       disposeUnused(run); // (also where a primitive rejects: what the primitives before it left)
     }
@@ -549,7 +548,7 @@ export function weld(options) {
 // The weld() transform's work on one mesh: each primitive, a line for the log, and the mesh
 // removed where it had primitives and has none left (one it shared with a mesh before it may have
 // gone already).
-async function weldMesh(mesh, had, run) {
+async function weldEachPrimitive(mesh, had, run) {
   const { o, document } = run;
   const logger = document.getLogger();
   const total = { vertices: [0, 0], triangles: [0, 0], lines: [0, 0], points: [0, 0], skipped: 0, degenerate: 0, duplicates: 0 };
