@@ -232,11 +232,18 @@ static mw_Entry* mw_indexFind(const mw_Index* index, uint32_t a, uint32_t b, uin
     return mw_tableFindHashed(&index->table, mw_indexHash(&index->table, a, b, c), a, b, c);
 }
 
-void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)
+static void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep)
 {
     uint32_t key[3];
     mw_indexKey(index, &reps->xyz[rep * 3], dim, key);
     mw_entryLink(&index->table, mw_indexFind(index, key[0], key[1], key[2]), key[0], key[1], key[2], reps, rep);
+}
+
+void mw_indexCatchUp(mw_Index* index, mw_Reps* reps, int dim)
+{
+    for (size_t q = index->filled; q < reps->count; ++q)
+        mw_indexInsert(index, reps, dim, (uint32_t)q);
+    index->filled = reps->count;
 }
 
 int mw_indexReserve(mw_Index* index, size_t total)
@@ -244,31 +251,29 @@ int mw_indexReserve(mw_Index* index, size_t total)
     return mw_tableReserveWith(&index->table, total, mw_indexHash);
 }
 
-/* Cells of edge size, and every representative in them again (the table empty, with room for
- * them); the counters start over. */
-static void mw_indexRefill(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent)
+/* Cells of edge size, no representative in them yet (the table empty, with room for them); the
+ * counters start over. */
+static void mw_indexEmpty(mw_Index* index, double size, double radius, double extent)
 {
     mw_dataCellsSet(&index->cells, size, radius, extent);
-    for (size_t q = 0; q < reps->count; ++q)
-        mw_indexInsert(index, reps, dim, (uint32_t)q);
+    index->filled = 0;
     index->work = index->searched = index->lookups = 0;
 }
 
-int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent,
-                    size_t room)
+int mw_indexRebuild(mw_Index* index, size_t reps, double size, double radius, double extent, size_t room)
 {
     mw_Table table = {0};
-    if (mw_tableReserveWith(&table, reps->count + room, mw_indexHash))
+    if (mw_tableReserveWith(&table, reps + room, mw_indexHash))
         return meshweld_ErrorMemory;
     mw_tableFree(&index->table);
     index->table = table;
-    mw_indexRefill(index, reps, dim, size, radius, extent);
+    mw_indexEmpty(index, size, radius, extent);
     return meshweld_Ok;
 }
 
 int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent)
 {
-    size_t n = reps->count;
+    size_t n = index->filled;
     uint32_t* slots = (uint32_t*)mw_allocate(n ? n : 1, sizeof(uint32_t));
     if (!slots)
         return meshweld_ErrorMemory;
@@ -284,7 +289,8 @@ int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double 
         memset(&index->table.entries[slots[q]], 0xff, sizeof(mw_Entry));
     mw_deallocate(slots);
     index->table.count = 0;
-    mw_indexRefill(index, reps, dim, size, radius, extent); /* at most a cell per representative */
+    mw_indexEmpty(index, size, radius, extent);
+    mw_indexCatchUp(index, reps, dim); /* at most a cell per representative */
     return meshweld_Ok;
 }
 
@@ -323,4 +329,5 @@ void mw_indexFree(mw_Index* index)
 {
     mw_tableFree(&index->table);
     index->work = index->searched = 0;
+    index->filled = 0;
 }

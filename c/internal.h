@@ -579,6 +579,7 @@ typedef struct mw_Index {
     mw_Table table;
     size_t work, searched; /* chain steps and searches, to shrink cells that hold crowds */
     size_t lookups;        /* cells looked up by the searches */
+    size_t filled;         /* representatives 0 .. filled - 1 are in it (mw_indexCatchUp adds the rest) */
 } mw_Index;
 
 typedef struct mw_Reps {
@@ -683,18 +684,20 @@ static inline void mw_entryLink(mw_Table* table, mw_Entry* e, uint32_t a, uint32
 }
 
 /* Rebuilds the index with cells of edge size for coordinates below extent (mw_dataCellsSet), and
- * room for room more cells of representatives. */
-int mw_indexRebuild(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent,
-                    size_t room);
-/* Cells of edge size for the representatives already in the index, in the table it has (its room
- * holds a cell per representative and per cell the nodes still to come can take, as
- * mw_indexRebuild and mw_indexReserve made it); fails only for its scratch list, the index then
- * as it was. */
+ * room for the representatives and room more cells of them; they go in at its next search
+ * (mw_indexCatchUp). */
+int mw_indexRebuild(mw_Index* index, size_t reps, double size, double radius, double extent, size_t room);
+/* Cells of edge size for every representative, in the table the index has (its room holds a
+ * cell per representative and per cell the nodes still to come can take, as mw_indexRebuild and
+ * mw_indexReserve made it); fails only for its scratch list, the index then as it was. */
 int mw_indexResize(mw_Index* index, mw_Reps* reps, int dim, double size, double radius, double extent);
 /* Makes room for total cells in the table: the representatives', each in a cell of its own (as
  * mw_indexResize may put them), and those the nodes to come can take. */
 int mw_indexReserve(mw_Index* index, size_t total);
-void mw_indexInsert(mw_Index* index, mw_Reps* reps, int dim, uint32_t rep);
+/* Inserts the representatives made since the index last held them all: a welder's steps that
+ * search no index leave theirs to the next search of it (mw_addData); the table has room for
+ * them (mw_indexRebuild, mw_indexReserve). */
+void mw_indexCatchUp(mw_Index* index, mw_Reps* reps, int dim);
 /* The earliest representative within r of p (as doubles) that passes match against vertex, or
  * MW_NONE. */
 uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const double p[3], double r2,
@@ -712,6 +715,10 @@ uint32_t mw_indexEarliest(mw_Index* index, const mw_Reps* reps, int dim, const d
  * last reset took more than steps chain steps each. */
 int mw_indexCrowded(const mw_Index* index, double steps);
 void mw_indexFree(mw_Index* index);
+
+/* A welder's earlier representatives packed by cell (method_grid.c), and its release (NULL is fine). */
+typedef struct mw_PackedReps mw_PackedReps;
+void mw_packedRepsFree(mw_PackedReps* packed);
 
 /* engine.c: the precise weld of nodes among themselves, in cell order. */
 typedef struct mw_Nodes {
@@ -810,6 +817,7 @@ struct meshweld_Welder {
     /* GRID: the representatives' index, the first batch's cell size (the data's spacing), and
      * the largest |coordinate| of the batches so far (the index's cells must hold it) */
     mw_Index index;
+    mw_PackedReps* packed; /* GRID: the earlier representatives packed by cell, for large batches' step 2 */
     double spacing, largest;
     meshweld_Trace* trace; /* meshweld_trace: what the engine does, recorded */
 

@@ -7,7 +7,9 @@
  *      in eight (a cloud of distinct points): duplicates that come later are nodes of their own,
  *      which the rule merges anyway (their distance is 0);
  *   2. nodes query the representatives of earlier batches (all earlier than the batch): the
- *      earliest within r is their answer;
+ *      earliest within r is their answer. A large batch asks them in arrays of cells (the older
+ *      ones packed and kept from batch to batch, the newer ones copied for it), any other the
+ *      index, which takes the representatives made since its last search first;
  *   3. the nodes that found none are welded among themselves by the spatial engine (engine.c),
  *      or, for dense clusters, one by one: in an array of cells over the batch's box where it
  *      holds few enough (mw_weldGridded), else against the index of representatives;
@@ -142,13 +144,14 @@ static size_t mw_weldSequential(meshweld_Welder* w, const float* points, size_t 
     int widen = b->free >= 4 * MW_TUNE_WINDOW, narrow = 1; /* the trials still open */
     double step = 1.0; /* the trial under way: 2 (wider), 0.5 (narrower), or 1 (none) */
     size_t total = 0;  /* the steps of the windows closed (a resize sets the index's counters to 0) */
+    mw_indexCatchUp(index, &w->reps, w->dim);
     for (size_t k = 0; k < b->free; ++k) {
         double p[3];
         mw_load(p, mw_point(points, stride, mw_freePoint(b, k)), w->dim);
         uint32_t q = mw_indexEarliest(index, &w->reps, w->dim, p, w->r2, NULL, 0);
         if (q == MW_NONE) {
             q = mw_repsAdd(&w->reps, p);
-            mw_indexInsert(index, &w->reps, w->dim, q);
+            mw_indexCatchUp(index, &w->reps, w->dim);
         }
         b->node_out[b->free_node ? b->free_node[k] : k] = q;
         if (k % 16 != 15)
@@ -202,17 +205,25 @@ typedef struct mw_CellArray {
     size_t row, layer;
 } mw_CellArray;
 
+/* p's cell in the array's coordinates (f, from base), with the neighbours its r-box touches in t
+ * (mw_dataCell). */
+MW_INLINE void mw_cellArrayCell(const mw_CellArray* g, const double p[3], int dim, int64_t f[3], int t[3])
+{
+    double s[3];
+    s[0] = p[0] * g->cells.inverse, s[1] = p[1] * g->cells.inverse, s[2] = p[2] * g->cells.inverse;
+    mw_dataCell(&g->cells, s, dim, f, t);
+    f[0] -= g->base[0], f[1] -= g->base[1], f[2] -= g->base[2];
+}
+
 /* Loads input point i into p and returns its cell's index, with the neighbours its r-box touches
- * in t (mw_dataCell). */
+ * in t (mw_dataCell); the point lies in the array. */
 MW_INLINE size_t mw_cellArrayPoint(const mw_CellArray* g, const float* points, size_t stride, size_t i, int dim,
                                    double p[3], int t[3])
 {
-    double s[3];
     int64_t f[3];
     mw_load(p, mw_point(points, stride, i), dim);
-    s[0] = p[0] * g->cells.inverse, s[1] = p[1] * g->cells.inverse, s[2] = p[2] * g->cells.inverse;
-    mw_dataCell(&g->cells, s, dim, f, t);
-    return (size_t)(f[2] - g->base[2]) * g->layer + (size_t)(f[1] - g->base[1]) * g->row + (size_t)(f[0] - g->base[0]);
+    mw_cellArrayCell(g, p, dim, f, t);
+    return (size_t)f[2] * g->layer + (size_t)f[1] * g->row + (size_t)f[0];
 }
 
 /* Whether a point lies in the box [low, high] */
@@ -319,17 +330,150 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
     return meshweld_Ok;
 }
 
-/* mw_queryGridded's search of one point in the array: the earliest representative within r
+/* The look-ups of a search whose r-box touches t, as the index counts them. */
+static inline size_t mw_lookupsOf(const int t[3])
+{
+    return (size_t)((1 + (t[0] != 0)) * (1 + (t[1] != 0)) * (1 + (t[2] != 0)));
+}
+
+/* mw_queryGridded's search of p, which lies in the array: the earliest representative within r
  * (MW_NONE if none), the look-ups and representatives read counted as the index counts them. */
 MW_INLINE uint32_t mw_queryArray(const mw_CellArray* g, const uint32_t* start, const uint32_t* end, const mw_Slot* slots,
-                                 const float* points, size_t stride, size_t point, int dim, double r2, size_t* compared,
-                                 size_t* lookups)
+                                 const double p[3], int dim, double r2, size_t* compared, size_t* lookups)
 {
-    double p[3];
+    int64_t f[3];
     int t[3];
-    size_t home = mw_cellArrayPoint(g, points, stride, point, dim, p, t);
-    *lookups += (size_t)((1 + (t[0] != 0)) * (1 + (t[1] != 0)) * (1 + (t[2] != 0)));
-    return mw_cellArrayEarliest(g, start, end, slots, home, t, p, dim, r2, compared);
+    mw_cellArrayCell(g, p, dim, f, t);
+    *lookups += mw_lookupsOf(t);
+    return mw_cellArrayEarliest(g, start, end, slots, (size_t)f[2] * g->layer + (size_t)f[1] * g->row + (size_t)f[0], t,
+                                p, dim, r2, compared);
+}
+
+/* The cells of the array of count cells on each axis. */
+static void mw_cellArrayExtent(const mw_CellArray* g, size_t count, size_t extent[3])
+{
+    extent[0] = g->row, extent[1] = g->layer / g->row, extent[2] = count / g->layer;
+}
+
+/* Representatives from .. to - 1 by their cell in the array of count cells: cell[q - from] (MW_NONE
+ * outside the array) and start (count + 1 words: cell c's run starts at start[c]). Returns those
+ * inside. */
+static size_t mw_binReps(const mw_CellArray* g, size_t count, const mw_Reps* reps, size_t from, size_t to, int dim,
+                         uint32_t* start, uint32_t* cell)
+{
+    size_t extent[3];
+    mw_cellArrayExtent(g, count, extent);
+    memset(start, 0, (count + 1) * sizeof(uint32_t));
+    const float* xyz = reps->xyz;
+    for (size_t q = from; q < to; ++q) {
+        size_t c = 0;
+        int inside = 1;
+        for (int a = 0; a < dim; ++a) {
+            uint64_t f = (uint64_t)(mw_floor64((double)xyz[q * 3 + a] * g->cells.inverse) - g->base[a]);
+            inside &= f < (uint64_t)extent[a];
+            c += (size_t)f * (a == 0 ? 1 : a == 1 ? g->row : g->layer);
+        }
+        cell[q - from] = inside ? (uint32_t)c : MW_NONE;
+        start[inside ? c + 1 : 0] += (uint32_t)inside;
+    }
+    for (size_t c = 0; c < count; ++c)
+        start[c + 1] += start[c];
+    return start[count];
+}
+
+/* The binned representatives from .. to - 1 written to their runs, in order: end[c] (a copy of
+ * start) runs to the end of cell c's run. */
+static void mw_placeReps(const mw_Reps* reps, size_t from, size_t to, const uint32_t* cell, uint32_t* end, mw_Slot* slots)
+{
+    for (size_t q = from; q < to; ++q) {
+        if (cell[q - from] == MW_NONE)
+            continue;
+        mw_Slot* slot = &slots[end[cell[q - from]]++];
+        memcpy(slot->xyz, &reps->xyz[q * 3], sizeof(slot->xyz));
+        slot->rep = (uint32_t)q;
+    }
+}
+
+/* A welder's representatives 0 .. reps - 1 packed by cell, kept from batch to batch: an array of
+ * the index's cells of the time over their box (and one more cell on each side), each cell's run
+ * in the order they were made, coordinates inline. Every representative made later is newer than
+ * all of them, so a node that finds one within r here has found its earliest, and only the others
+ * search the newer ones (mw_queryGridded). */
+struct mw_PackedReps {
+    mw_CellArray g;
+    size_t extent[3];
+    uint32_t* start; /* cell c's run: slots[start[c] .. start[c + 1]) */
+    mw_Slot* slots;
+    size_t reps;
+};
+
+void mw_packedRepsFree(mw_PackedReps* packed)
+{
+    if (!packed)
+        return;
+    mw_deallocate(packed->start);
+    mw_deallocate(packed->slots);
+    mw_deallocate(packed);
+}
+
+/* Packs the welder's representatives 0 .. reps - 1 (reps > 0) in cells of its index's size, in
+ * place of any packing before. Leaves none where their box holds more than 2 reps + 4096 cells
+ * (a few far out) or memory fails. */
+static void mw_pack(meshweld_Welder* w, mw_Arena* arena, size_t reps)
+{
+    mw_packedRepsFree(w->packed);
+    w->packed = NULL;
+    int dim = w->dim, mark = arena->count;
+    const float* xyz = w->reps.xyz;
+    float low[3] = {xyz[0], xyz[1], xyz[2]}, high[3] = {xyz[0], xyz[1], xyz[2]};
+    for (size_t q = 1; q < reps; ++q)
+        for (int a = 0; a < dim; ++a) {
+            float v = xyz[q * 3 + a];
+            low[a] = v < low[a] ? v : low[a];
+            high[a] = v > high[a] ? v : high[a];
+        }
+    mw_PackedReps* k = (mw_PackedReps*)mw_allocate(1, sizeof(mw_PackedReps));
+    if (!k)
+        return;
+    memset(k, 0, sizeof(*k));
+    k->g.cells = w->index.cells;
+    size_t count = mw_cellArrayOver(&k->g, low, high, dim, fmin(2.0 * (double)reps + 4096.0, (double)MW_NONE - 1.0));
+    k->start = count ? (uint32_t*)mw_allocate(count + 1, sizeof(uint32_t)) : NULL;
+    k->slots = (mw_Slot*)mw_allocate(reps, sizeof(mw_Slot));
+    uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, reps, sizeof(uint32_t));
+    uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
+    if (count && k->start && k->slots && cell && end) {
+        mw_cellArrayExtent(&k->g, count, k->extent);
+        mw_binReps(&k->g, count, &w->reps, 0, reps, dim, k->start, cell);
+        memcpy(end, k->start, count * sizeof(uint32_t));
+        mw_placeReps(&w->reps, 0, reps, cell, end, k->slots);
+        k->reps = reps;
+        w->packed = k;
+    } else {
+        mw_packedRepsFree(k);
+    }
+    mw_arenaUnwind(arena, mark);
+}
+
+/* The earliest packed representative within r of p (MW_NONE if none), counted as the index
+ * counts its searches. A point whose cell lies beyond the array's cells of margin is more than r
+ * from all of them; the cells past the margin that a point in it touches are empty. */
+MW_INLINE uint32_t mw_packedEarliest(const mw_PackedReps* k, const double p[3], int dim, double r2, size_t* compared,
+                                     size_t* lookups)
+{
+    int64_t f[3];
+    int t[3];
+    mw_cellArrayCell(&k->g, p, dim, f, t);
+    size_t home = 0, scale[3] = {1, k->g.row, k->g.layer};
+    for (int a = 0; a < dim; ++a) {
+        uint64_t u = (uint64_t)f[a];
+        if (u >= (uint64_t)k->extent[a])
+            return MW_NONE;
+        t[a] = (u == 0 && t[a] < 0) || (u + 1 == (uint64_t)k->extent[a] && t[a] > 0) ? 0 : t[a];
+        home += (size_t)u * scale[a];
+    }
+    *lookups += mw_lookupsOf(t);
+    return mw_cellArrayEarliest(&k->g, k->start, k->start + 1, k->slots, home, t, p, dim, r2, compared);
 }
 
 /* The bulk of a batch's box: on each axis, from a sample of its nodes (some 256, at even gaps),
@@ -363,18 +507,22 @@ static int mw_bulkBox(const float* points, size_t stride, const mw_Batch* b, int
 #define MW_QUERY_NODES 4096 /* nodes from which a welder's step 2 may search an array of cells */
 #endif
 #define MW_QUERY_REPS 32 /* ... when the earlier representatives are at most this many a node */
+#define MW_QUERY_WIDER 3 /* times the array's cells may double where the box holds too many */
 
-/* Step 2 for a large batch: the earlier representatives copied into an array of the index's cells
- * over the batch's box (and one more cell on each side), each cell's run in the order they were
- * made, coordinates inline, as mw_weldGridded keeps its own; then every node searches the cells
- * its r-box touches there, as mw_indexEarliest searches the index (the same cells, the same test,
- * the same earliest), and the index's counters are kept as its searches would have kept them. The
- * array is built in two passes over the representatives, in order, so a batch pays for it only
- * where they are at most MW_QUERY_REPS a node; in return no node looks up a hashed cell or follows
- * a ring through representatives stored in the order they were made (most of a welder's later
- * batches). Where the box holds too many cells, the array covers its bulk (mw_bulkBox) and the
- * nodes outside the bulk ask the index (measured: a million uniform points with 0.1% of them
- * scattered over 1e6, fed in 10 batches, 4.0 s natively, every node asking the index).
+/* Step 2 for a large batch: the earlier representatives not packed (w->packed, mw_packFor: all of
+ * them where there is no packing) copied into an array of the index's cells over the batch's box
+ * (and one more cell on each side), each cell's run in the order they were made, coordinates
+ * inline, as mw_weldGridded keeps its own; then every node searches the cells its r-box touches in
+ * the packing, whose representatives are older than all the others, and where it finds none
+ * there, in the array, as mw_indexEarliest searches the index (the same cells, the same test, the
+ * same earliest). The index's counters are kept as its searches would have kept them. The array
+ * is built in two passes over the representatives, in order, so a batch pays for it only where
+ * they are at most MW_QUERY_REPS a node; in return no node looks up a hashed cell or follows a
+ * ring through representatives stored in the order they were made (most of a welder's later
+ * batches). Where the box holds too many cells, the array's cells double (MW_QUERY_WIDER times at
+ * most; its searches then not counted as the index's), or it covers the box's bulk (mw_bulkBox)
+ * and the nodes outside the bulk ask the index (measured: a million uniform points with 0.1% of
+ * them scattered over 1e6, fed in 10 batches, 4.0 s natively, every node asking the index).
  * Returns meshweld_Ok (node_out written for every node), or MW_DENSE (too many cells or
  * representatives) or meshweld_ErrorMemory, with nothing written: the caller asks the index. */
 static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* points, size_t stride, mw_Batch* b,
@@ -382,7 +530,9 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
 {
     int dim = w->dim;
     size_t nodes = b->d.nodes;
-    if ((double)earlier > MW_QUERY_REPS * (double)nodes)
+    const mw_PackedReps* packed = w->packed;
+    size_t from = packed ? packed->reps : 0; /* the representatives the array holds: from .. earlier - 1 */
+    if ((double)(earlier - from) > MW_QUERY_REPS * (double)nodes)
         return MW_DENSE;
     mw_CellArray g;
     g.cells = w->index.cells;
@@ -391,65 +541,84 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
     float low[3], high[3];
     memcpy(low, b->d.low, sizeof(low));
     memcpy(high, b->d.high, sizeof(high));
-    double most = fmin(2.0 * (double)(nodes + earlier) + 4096.0, (double)MW_NONE - 1.0);
-    size_t count = mw_cellArrayOver(&g, low, high, dim, most);
-    int bulk = count == 0 && mw_bulkBox(points, stride, b, dim, low, high);
-    if (bulk)
-        count = mw_cellArrayOver(&g, low, high, dim, most);
-    if (count == 0)
-        return MW_DENSE;
-    size_t extent[3] = {g.row, g.layer / g.row, count / g.layer};
-    uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
-    uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
-    uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, earlier, sizeof(uint32_t));
-    if (!start || !end || !cell)
-        return meshweld_ErrorMemory;
-    memset(start, 0, (count + 1) * sizeof(uint32_t));
-    const float* xyz = w->reps.xyz;
-    for (size_t q = 0; q < earlier; ++q) { /* each representative's cell, MW_NONE outside the array */
-        size_t c = 0;
-        int inside = 1;
-        for (int a = 0; a < dim; ++a) {
-            uint64_t f = (uint64_t)(mw_floor64((double)xyz[q * 3 + a] * g.cells.inverse) - g.base[a]);
-            inside &= f < (uint64_t)extent[a];
-            c += (size_t)f * (a == 0 ? 1 : a == 1 ? g.row : g.layer);
+    uint32_t *start = NULL, *end = NULL;
+    mw_Slot* slots = NULL;
+    int bulk = 0, array = from < earlier;
+    if (array) {
+        double most = fmin(2.0 * (double)(nodes + earlier - from) + 4096.0, (double)MW_NONE - 1.0);
+        size_t count = mw_cellArrayOver(&g, low, high, dim, most);
+        bulk = count == 0 && mw_bulkBox(points, stride, b, dim, low, high);
+        if (bulk)
+            count = mw_cellArrayOver(&g, low, high, dim, most);
+        for (int wider = 0; count == 0 && wider < MW_QUERY_WIDER; ++wider) {
+            mw_dataCellsSet(&g.cells, 2.0 * g.cells.size, w->radius, w->largest);
+            count = mw_cellArrayOver(&g, low, high, dim, most);
         }
-        cell[q] = inside ? (uint32_t)c : MW_NONE;
-        start[inside ? c + 1 : 0] += (uint32_t)inside;
+        if (count == 0)
+            return MW_DENSE;
+        start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
+        end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
+        uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, earlier - from, sizeof(uint32_t));
+        if (!start || !end || !cell)
+            return meshweld_ErrorMemory;
+        size_t inside = mw_binReps(&g, count, &w->reps, from, earlier, dim, start, cell);
+        memcpy(end, start, count * sizeof(uint32_t));
+        slots = (mw_Slot*)mw_arenaAllocate(arena, inside ? inside : 1, sizeof(mw_Slot));
+        if (!slots)
+            return meshweld_ErrorMemory;
+        mw_placeReps(&w->reps, from, earlier, cell, end, slots);
     }
-    for (size_t c = 0; c < count; ++c)
-        start[c + 1] += start[c];
-    memcpy(end, start, count * sizeof(uint32_t));
-    mw_Slot* slots = (mw_Slot*)mw_arenaAllocate(arena, start[count] ? start[count] : 1, sizeof(mw_Slot));
-    if (!slots)
-        return meshweld_ErrorMemory;
-    for (size_t q = 0; q < earlier; ++q) { /* end[c] runs to the end of cell c's run */
-        if (cell[q] == MW_NONE)
-            continue;
-        mw_Slot* slot = &slots[end[cell[q]]++];
-        memcpy(slot->xyz, &xyz[q * 3], sizeof(slot->xyz));
-        slot->rep = (uint32_t)q;
-    }
-    size_t compared = 0, lookups = 0, arrayed = nodes;
-    if (!bulk) {
-        for (size_t j = 0; j < nodes; ++j)
-            b->node_out[j] = mw_queryArray(&g, start, end, slots, points, stride, b->d.node_point ? b->d.node_point[j] : j, dim,
-                                           w->r2, &compared, &lookups);
-    } else {
-        for (size_t j = 0; j < nodes; ++j) {
-            size_t point = b->d.node_point ? b->d.node_point[j] : j;
-            if (mw_inBox(mw_point(points, stride, point), low, high, dim)) {
-                b->node_out[j] = mw_queryArray(&g, start, end, slots, points, stride, point, dim, w->r2, &compared, &lookups);
-                continue;
-            }
-            double p[3];
-            mw_load(p, mw_point(points, stride, point), dim);
+    if (bulk) /* (the nodes outside the bulk ask it) */
+        mw_indexCatchUp(&w->index, &w->reps, dim);
+    /* the searches in cells wider than the index's are not counted as its own */
+    size_t compared = 0, lookups = 0, arrayed = nodes, wide_compared = 0, wide_lookups = 0;
+    int wide = g.cells.size != w->index.cells.size;
+    for (size_t j = 0; j < nodes; ++j) {
+        const float* q = mw_point(points, stride, b->d.node_point ? b->d.node_point[j] : j);
+        double p[3];
+        mw_load(p, q, dim);
+        if (bulk && !mw_inBox(q, low, high, dim)) {
             b->node_out[j] = mw_indexEarliest(&w->index, &w->reps, dim, p, w->r2, NULL, 0);
             arrayed--;
+            continue;
         }
+        uint32_t best = packed ? mw_packedEarliest(packed, p, dim, w->r2, &compared, &lookups) : MW_NONE;
+        if (best == MW_NONE && array)
+            best = mw_queryArray(&g, start, end, slots, p, dim, w->r2, wide ? &wide_compared : &compared,
+                                 wide ? &wide_lookups : &lookups);
+        b->node_out[j] = best;
     }
     w->index.searched += arrayed, w->index.lookups += lookups, w->index.work += compared;
     return meshweld_Ok;
+}
+
+#ifndef MW_PACK_REPS /* (a test build sets 0: every large batch packs or uses the packing) */
+#define MW_PACK_REPS 8 /* earlier representatives a node from which a large batch packs them all */
+#endif
+
+/* Before a large batch's step 2 (earlier representatives made before it): the packing is kept
+ * while its cells are the index's and the representatives made since are at most half as many
+ * as it holds and at most MW_QUERY_REPS a node (mw_queryGridded copies those for the batch);
+ * else a batch with more than MW_PACK_REPS earlier representatives a node packs them all anew,
+ * for itself and the batches after it, and one with fewer drops the packing and copies them all
+ * for itself alone. Packing each time the representatives have grown by half, a welder fed many
+ * batches copies each representative a few times in all, where a copy for every batch would cost
+ * all of them each time (measured: a million uniform points in 100 batches took 4 to 6 times one
+ * batch, its later batches asking the index node by node). */
+static void mw_packFor(meshweld_Welder* w, mw_Arena* arena, size_t nodes, size_t earlier)
+{
+    mw_PackedReps* k = w->packed;
+    if (k && k->g.cells.size == w->index.cells.size && 2 * (earlier - k->reps) <= k->reps &&
+        (double)(earlier - k->reps) <= MW_QUERY_REPS * (double)nodes) {
+        k->g.cells = w->index.cells; /* (the reach for this batch's coordinates: the same cells) */
+        return;
+    }
+    if ((double)earlier > MW_PACK_REPS * (double)nodes) {
+        mw_pack(w, arena, earlier);
+    } else {
+        mw_packedRepsFree(k);
+        w->packed = NULL;
+    }
 }
 
 /* One try of the engine on a batch's free nodes (mw_engineTries). */
@@ -557,7 +726,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     error = meshweld_ErrorMemory;
     if (!b.node_out || (!all_free && (!b.free_point || !b.free_node)) || !b.owner || mw_repsReserve(&w->reps, b.d.nodes) ||
         (indexed && (size != w->index.cells.size || !w->index.table.entries
-                         ? mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
+                         ? mw_indexRebuild(&w->index, w->reps.count, size, w->radius, w->largest,
                                            mw_batchRoom(w, &b, b.d.nodes))
                          : mw_indexReserve(&w->index, w->reps.count + mw_batchRoom(w, &b, b.d.nodes))))) {
         mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
@@ -571,10 +740,14 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
      * then drops; any other asks the index node by node */
     if (all_free)
         b.free = b.d.nodes;
-    int mark = arena.count;
-    int queried = !all_free && rep_before > 0 && b.d.nodes >= MW_QUERY_NODES &&
-                  mw_queryGridded(w, &arena, points, stride, &b, rep_before) == meshweld_Ok;
+    int mark = arena.count, queried = 0;
+    if (!all_free && b.d.nodes >= MW_QUERY_NODES) {
+        mw_packFor(w, &arena, b.d.nodes, rep_before);
+        queried = mw_queryGridded(w, &arena, points, stride, &b, rep_before) == meshweld_Ok;
+    }
     mw_arenaUnwind(&arena, mark);
+    if (!queried && rep_before > 0)
+        mw_indexCatchUp(&w->index, &w->reps, w->dim);
     for (size_t j = 0; !all_free && j < b.d.nodes; ++j) {
         uint32_t q = MW_NONE, point = b.d.node_point ? b.d.node_point[j] : (uint32_t)j;
         if (queried) {
@@ -654,8 +827,6 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
                 double p[3];
                 mw_load(p, mw_point(points, stride, mw_freePoint(&b, k)), w->dim);
                 b.node_out[j] = mw_repsAdd(&w->reps, p);
-                if (indexed)
-                    mw_indexInsert(&w->index, &w->reps, w->dim, b.node_out[j]);
             } else {
                 b.node_out[j] = b.node_out[b.free_node ? b.free_node[o] : o];
             }
@@ -669,15 +840,13 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
             goto done;
         }
         /* a batch whose box the narrowest cells can tile searches them in an array (its memory
-         * failing, the index can still serve), and a welder then indexes the representatives it
-         * made; a welder's small batches go to the index at once, as they allocate nothing */
-        size_t made = w->reps.count;
+         * failing, the index can still serve), and a welder's index takes the representatives it
+         * made at its next search; a welder's small batches go to the index at once, as they
+         * allocate nothing */
         int gridded = (!indexed || b.free > MW_SMALL_BATCH) &&
                       mw_weldGridded(w, &arena, points, stride, &b, &steps) == meshweld_Ok;
-        for (size_t q = made; gridded && indexed && q < w->reps.count; ++q)
-            mw_indexInsert(&w->index, &w->reps, w->dim, (uint32_t)q);
         if (!gridded) {
-            if (!indexed && mw_indexRebuild(&w->index, &w->reps, w->dim, size, w->radius, w->largest,
+            if (!indexed && mw_indexRebuild(&w->index, w->reps.count, size, w->radius, w->largest,
                                             mw_batchRoom(w, &b, b.free))) {
                 mw_exactForget(&w->exact, points, stride, w->dim, &b.d);
                 error = meshweld_ErrorMemory;
@@ -702,7 +871,7 @@ int mw_addData(meshweld_Welder* w, unsigned int* remap, const float* points, siz
     if (indexed && mw_indexCrowded(&w->index, queried ? MW_CROWD : 0.5 * MW_CROWD)) {
         double smaller = fmax(0.5 * size, mw_dataCellsNarrowest(w->radius, w->largest));
         if (smaller < size)
-            (void)mw_indexRebuild(&w->index, &w->reps, w->dim, smaller, w->radius, w->largest, 0); /* on failure it stays */
+            (void)mw_indexRebuild(&w->index, w->reps.count, smaller, w->radius, w->largest, 0); /* on failure it stays */
         else if ((double)w->index.work > MW_FAR_CROWD * (double)w->index.searched)
             w->crowded = 1;
         w->index.work = w->index.searched = 0;

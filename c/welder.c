@@ -45,6 +45,8 @@ static void mw_release(meshweld_Welder* w)
     for (int k = 0; k < MW_FOREST; ++k)
         mw_kdFree(&w->forest[k]);
     mw_indexFree(&w->index);
+    mw_packedRepsFree(w->packed);
+    w->packed = NULL;
     mw_deallocate(w->dense);
     w->dense = NULL;
 }

@@ -1432,6 +1432,35 @@ static void group_grid(void)
         free(p);
     }
     for (int dim = 2; dim <= 3; ++dim) {
+        /* a welder fed many large batches packs its earlier representatives by cell and keeps them
+         * from batch to batch, each batch copying only those made since: 20 batches of 5,000
+         * uniform points; then with the second half of them in boxes either side of the first
+         * (nodes outside the packed cells, and in their margins), the 15th batch twins of the 5th, bit
+         * for bit or within r; then with a stray point 1,000 times the cloud's size away in the
+         * 12th batch (the packing would hold too many cells: later batches copy what they can, and
+         * the rest ask the index) */
+        seed(330 + dim);
+        size_t cut[21], n = 100000;
+        for (int k = 0; k <= 20; ++k)
+            cut[k] = (size_t)k * 5000;
+        float* p = (float*)malloc(n * 3 * sizeof(float));
+        for (size_t i = 0; i < n * dim; ++i)
+            p[i] = (float)uniform();
+        float r = (float)((dim == 2 ? 0.52 : 0.59) * pow(1.0 / (double)n, 1.0 / dim)); /* some 30% merged */
+        size_t unique = welders_cut_agree("a welder's many large batches", p, cut, 20, dim, r);
+        CHECK(unique > n / 2 && unique < n - n / 5, "a welder's many large batches, dim %d: %zu outputs", dim, unique);
+        for (size_t i = n / 2; i < n; ++i)
+            p[i * dim + dim - 1] += i % 2 ? 1.0f : -1.0f;
+        for (size_t i = cut[14]; i < cut[15]; ++i)
+            for (int a = 0; a < dim; ++a)
+                p[i * dim + a] = p[(i - cut[10]) * dim + a] + (i % 2 && a == 0 ? 0.5f * r : 0.0f);
+        welders_cut_agree("a welder's many large batches in two boxes", p, cut, 20, dim, r);
+        for (int a = 0; a < dim; ++a)
+            p[(cut[11] + 7) * dim + a] = 1000.0f;
+        welders_cut_agree("a welder's many large batches and a stray", p, cut, 20, dim, r);
+        free(p);
+    }
+    for (int dim = 2; dim <= 3; ++dim) {
         /* a dense cluster after a sparse line: the first cells are sized for the line, then shrink */
         seed(300 + dim);
         size_t n = 6000;
