@@ -824,6 +824,9 @@ struct meshweld_Welder {
      * the largest |coordinate| of the batches so far (the index's cells must hold it) */
     mw_Index index;
     mw_PackedReps* packed; /* GRID: the earlier representatives packed by cell, for large batches' step 2 */
+    double pack_from;      /* ... and the representatives from which the box of a packing that held too
+                            * many cells would take one, in cells of pack_size */
+    double pack_size;
     double spacing, largest;
     meshweld_Trace* trace; /* meshweld_trace: what the engine does, recorded */
 

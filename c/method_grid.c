@@ -418,7 +418,8 @@ void mw_packedRepsFree(mw_PackedReps* packed)
 
 /* Packs the welder's representatives 0 .. reps - 1 (reps > 0) in cells of its index's size, in
  * place of any packing before. Leaves none where their box holds more than 2 reps + 4096 cells
- * (a few far out) or memory fails. */
+ * (a few far out: no packing in cells of that size is tried again before they are enough for
+ * it) or memory fails. */
 static void mw_pack(meshweld_Welder* w, mw_Arena* arena, size_t reps)
 {
     mw_packedRepsFree(w->packed);
@@ -438,6 +439,12 @@ static void mw_pack(meshweld_Welder* w, mw_Arena* arena, size_t reps)
     memset(k, 0, sizeof(*k));
     k->g.cells = w->index.cells;
     size_t count = mw_cellArrayOver(&k->g, low, high, dim, fmin(2.0 * (double)reps + 4096.0, (double)MW_NONE - 1.0));
+    if (count == 0) { /* the representatives that would let the box have its cells */
+        double cells = 1.0;
+        for (int a = 0; a < dim; ++a)
+            cells *= (double)mw_floor64((double)high[a] * k->g.cells.inverse) - (double)mw_floor64((double)low[a] * k->g.cells.inverse) + 3.0;
+        w->pack_from = 0.5 * (cells - 4096.0), w->pack_size = k->g.cells.size;
+    }
     k->start = count ? (uint32_t*)mw_allocate(count + 1, sizeof(uint32_t)) : NULL;
     k->slots = (mw_Slot*)mw_allocate(reps, sizeof(mw_Slot));
     uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, reps, sizeof(uint32_t));
@@ -519,10 +526,12 @@ static int mw_bulkBox(const float* points, size_t stride, const mw_Batch* b, int
  * is built in two passes over the representatives, in order, so a batch pays for it only where
  * they are at most MW_QUERY_REPS a node; in return no node looks up a hashed cell or follows a
  * ring through representatives stored in the order they were made (most of a welder's later
- * batches). Where the box holds too many cells, the array's cells double (MW_QUERY_WIDER times at
- * most; its searches then not counted as the index's), or it covers the box's bulk (mw_bulkBox)
- * and the nodes outside the bulk ask the index (measured: a million uniform points with 0.1% of
- * them scattered over 1e6, fed in 10 batches, 4.0 s natively, every node asking the index).
+ * batches). Where the box holds too many cells, the array covers the box's bulk (mw_bulkBox) and
+ * the nodes outside the bulk ask the index (measured: a million uniform points with 0.1% of them
+ * scattered over 1e6, fed in 10 batches, 4.0 s natively, every node asking the index); where the
+ * bulk does too and there is a packing, the array's cells double, MW_QUERY_WIDER times at most
+ * (the newer representatives are few, and uniform batches span the whole cloud; its searches
+ * are then not counted as the index's).
  * Returns meshweld_Ok (node_out written for every node), or MW_DENSE (too many cells or
  * representatives) or meshweld_ErrorMemory, with nothing written: the caller asks the index. */
 static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* points, size_t stride, mw_Batch* b,
@@ -550,7 +559,7 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
         bulk = count == 0 && mw_bulkBox(points, stride, b, dim, low, high);
         if (bulk)
             count = mw_cellArrayOver(&g, low, high, dim, most);
-        for (int wider = 0; count == 0 && wider < MW_QUERY_WIDER; ++wider) {
+        for (int wider = 0; count == 0 && packed && wider < MW_QUERY_WIDER; ++wider) {
             mw_dataCellsSet(&g.cells, 2.0 * g.cells.size, w->radius, w->largest);
             count = mw_cellArrayOver(&g, low, high, dim, most);
         }
@@ -600,8 +609,9 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
  * while its cells are the index's and the representatives made since are at most half as many
  * as it holds and at most MW_QUERY_REPS a node (mw_queryGridded copies those for the batch);
  * else a batch with more than MW_PACK_REPS earlier representatives a node packs them all anew,
- * for itself and the batches after it, and one with fewer drops the packing and copies them all
- * for itself alone. Packing each time the representatives have grown by half, a welder fed many
+ * for itself and the batches after it (unless one in the same cells was found to hold too many
+ * for fewer than they are now), and any other drops the packing and copies them all for itself
+ * alone, or asks the index. Packing each time the representatives have grown by half, a welder fed many
  * batches copies each representative a few times in all, where a copy for every batch would cost
  * all of them each time (measured: a million uniform points in 100 batches took 4 to 6 times one
  * batch, its later batches asking the index node by node). */
@@ -613,7 +623,7 @@ static void mw_packFor(meshweld_Welder* w, mw_Arena* arena, size_t nodes, size_t
         k->g.cells = w->index.cells; /* (the reach for this batch's coordinates: the same cells) */
         return;
     }
-    if ((double)earlier > MW_PACK_REPS * (double)nodes) {
+    if ((double)earlier > MW_PACK_REPS * (double)nodes && (w->pack_size != w->index.cells.size || (double)earlier >= w->pack_from)) {
         mw_pack(w, arena, earlier);
     } else {
         mw_packedRepsFree(k);
