@@ -215,6 +215,12 @@ MW_INLINE void mw_cellArrayCell(const mw_CellArray* g, const double p[3], int di
     f[0] -= g->base[0], f[1] -= g->base[1], f[2] -= g->base[2];
 }
 
+/* The index in the array of the cell f (in the array's coordinates, mw_cellArrayCell). */
+static inline size_t mw_cellArrayAt(const mw_CellArray* g, const int64_t f[3])
+{
+    return (size_t)f[2] * g->layer + (size_t)f[1] * g->row + (size_t)f[0];
+}
+
 /* Loads input point i into p and returns its cell's index, with the neighbours its r-box touches
  * in t (mw_dataCell); the point lies in the array. */
 MW_INLINE size_t mw_cellArrayPoint(const mw_CellArray* g, const float* points, size_t stride, size_t i, int dim,
@@ -223,7 +229,7 @@ MW_INLINE size_t mw_cellArrayPoint(const mw_CellArray* g, const float* points, s
     int64_t f[3];
     mw_load(p, mw_point(points, stride, i), dim);
     mw_cellArrayCell(g, p, dim, f, t);
-    return (size_t)f[2] * g->layer + (size_t)f[1] * g->row + (size_t)f[0];
+    return mw_cellArrayAt(g, f);
 }
 
 /* Whether a point lies in the box [low, high] */
@@ -235,22 +241,23 @@ MW_INLINE int mw_inBox(const float* q, const float low[3], const float high[3], 
 
 /* The array of cells of edge size over the box [low, high], with one more cell on each side for
  * the neighbours its r-boxes touch: base, row and layer set in g; returns the cells, or 0 where
- * they would be more than most. */
-static size_t mw_cellArrayOver(mw_CellArray* g, const float low[3], const float high[3], int dim, double most)
+ * they would be more than most (*total, where given, receives their number either way). */
+static size_t mw_cellArrayOver(mw_CellArray* g, const float low[3], const float high[3], int dim, double most,
+                               double* total)
 {
-    int64_t extent[3] = {1, 1, 1};
-    double total = 1.0;
+    double wide[3] = {1.0, 1.0, 1.0}, cells = 1.0;
     g->base[2] = 0;
     for (int a = 0; a < dim; ++a) {
         g->base[a] = mw_floor64((double)low[a] * g->cells.inverse) - 1;
-        double wide = (double)mw_floor64((double)high[a] * g->cells.inverse) - (double)g->base[a] + 2.0;
-        total *= wide;
-        if (!(total <= most))
-            return 0;
-        extent[a] = (int64_t)wide;
+        wide[a] = (double)mw_floor64((double)high[a] * g->cells.inverse) - (double)g->base[a] + 2.0;
+        cells *= wide[a];
     }
-    g->row = (size_t)extent[0], g->layer = g->row * (size_t)extent[1];
-    return (size_t)total;
+    if (total)
+        *total = cells;
+    if (!(cells <= most))
+        return 0;
+    g->row = (size_t)wide[0], g->layer = g->row * (size_t)wide[1];
+    return (size_t)cells;
 }
 
 /* The earliest representative within r of p (MW_NONE if none) in the cells its r-box touches
@@ -295,7 +302,7 @@ static int mw_weldGridded(meshweld_Welder* w, mw_Arena* arena, const float* poin
     int dim = w->dim;
     mw_CellArray g;
     mw_dataCellsSet(&g.cells, mw_dataCellsNarrowest(w->radius, w->largest), w->radius, w->largest);
-    size_t count = mw_cellArrayOver(&g, b->d.low, b->d.high, dim, (double)b->free);
+    size_t count = mw_cellArrayOver(&g, b->d.low, b->d.high, dim, (double)b->free, NULL);
     if (count == 0)
         return MW_DENSE;
     uint32_t* start = (uint32_t*)mw_arenaAllocate(arena, count + 1, sizeof(uint32_t));
@@ -345,8 +352,7 @@ MW_INLINE uint32_t mw_queryArray(const mw_CellArray* g, const uint32_t* start, c
     int t[3];
     mw_cellArrayCell(g, p, dim, f, t);
     *lookups += mw_lookupsOf(t);
-    return mw_cellArrayEarliest(g, start, end, slots, (size_t)f[2] * g->layer + (size_t)f[1] * g->row + (size_t)f[0], t,
-                                p, dim, r2, compared);
+    return mw_cellArrayEarliest(g, start, end, slots, mw_cellArrayAt(g, f), t, p, dim, r2, compared);
 }
 
 /* The cells of the array of count cells on each axis. */
@@ -433,23 +439,24 @@ static void mw_pack(meshweld_Welder* w, mw_Arena* arena, size_t reps)
             low[a] = v < low[a] ? v : low[a];
             high[a] = v > high[a] ? v : high[a];
         }
+    mw_CellArray g;
+    g.cells = w->index.cells;
+    double cells;
+    size_t count = mw_cellArrayOver(&g, low, high, dim, fmin(2.0 * (double)reps + 4096.0, (double)MW_NONE - 1.0), &cells);
+    if (count == 0) { /* the representatives that would let the box have its cells */
+        w->pack_from = 0.5 * (cells - 4096.0), w->pack_size = g.cells.size;
+        return;
+    }
     mw_PackedReps* k = (mw_PackedReps*)mw_allocate(1, sizeof(mw_PackedReps));
     if (!k)
         return;
     memset(k, 0, sizeof(*k));
-    k->g.cells = w->index.cells;
-    size_t count = mw_cellArrayOver(&k->g, low, high, dim, fmin(2.0 * (double)reps + 4096.0, (double)MW_NONE - 1.0));
-    if (count == 0) { /* the representatives that would let the box have its cells */
-        double cells = 1.0;
-        for (int a = 0; a < dim; ++a)
-            cells *= (double)mw_floor64((double)high[a] * k->g.cells.inverse) - (double)mw_floor64((double)low[a] * k->g.cells.inverse) + 3.0;
-        w->pack_from = 0.5 * (cells - 4096.0), w->pack_size = k->g.cells.size;
-    }
-    k->start = count ? (uint32_t*)mw_allocate(count + 1, sizeof(uint32_t)) : NULL;
+    k->g = g;
+    k->start = (uint32_t*)mw_allocate(count + 1, sizeof(uint32_t));
     k->slots = (mw_Slot*)mw_allocate(reps, sizeof(mw_Slot));
     uint32_t* cell = (uint32_t*)mw_arenaAllocate(arena, reps, sizeof(uint32_t));
     uint32_t* end = (uint32_t*)mw_arenaAllocate(arena, count, sizeof(uint32_t));
-    if (count && k->start && k->slots && cell && end) {
+    if (k->start && k->slots && cell && end) {
         mw_cellArrayExtent(&k->g, count, k->extent);
         mw_binReps(&k->g, count, &w->reps, 0, reps, dim, k->start, cell);
         memcpy(end, k->start, count * sizeof(uint32_t));
@@ -471,16 +478,14 @@ MW_INLINE uint32_t mw_packedEarliest(const mw_PackedReps* k, const double p[3], 
     int64_t f[3];
     int t[3];
     mw_cellArrayCell(&k->g, p, dim, f, t);
-    size_t home = 0, scale[3] = {1, k->g.row, k->g.layer};
     for (int a = 0; a < dim; ++a) {
         uint64_t u = (uint64_t)f[a];
         if (u >= (uint64_t)k->extent[a])
             return MW_NONE;
         t[a] = (u == 0 && t[a] < 0) || (u + 1 == (uint64_t)k->extent[a] && t[a] > 0) ? 0 : t[a];
-        home += (size_t)u * scale[a];
     }
     *lookups += mw_lookupsOf(t);
-    return mw_cellArrayEarliest(&k->g, k->start, k->start + 1, k->slots, home, t, p, dim, r2, compared);
+    return mw_cellArrayEarliest(&k->g, k->start, k->start + 1, k->slots, mw_cellArrayAt(&k->g, f), t, p, dim, r2, compared);
 }
 
 /* The bulk of a batch's box: on each axis, from a sample of its nodes (some 256, at even gaps),
@@ -555,13 +560,13 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
     int bulk = 0, array = from < earlier;
     if (array) {
         double most = fmin(2.0 * (double)(nodes + earlier - from) + 4096.0, (double)MW_NONE - 1.0);
-        size_t count = mw_cellArrayOver(&g, low, high, dim, most);
+        size_t count = mw_cellArrayOver(&g, low, high, dim, most, NULL);
         bulk = count == 0 && mw_bulkBox(points, stride, b, dim, low, high);
         if (bulk)
-            count = mw_cellArrayOver(&g, low, high, dim, most);
+            count = mw_cellArrayOver(&g, low, high, dim, most, NULL);
         for (int wider = 0; count == 0 && packed && wider < MW_QUERY_WIDER; ++wider) {
             mw_dataCellsSet(&g.cells, 2.0 * g.cells.size, w->radius, w->largest);
-            count = mw_cellArrayOver(&g, low, high, dim, most);
+            count = mw_cellArrayOver(&g, low, high, dim, most, NULL);
         }
         if (count == 0)
             return MW_DENSE;
@@ -580,8 +585,10 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
     if (bulk) /* (the nodes outside the bulk ask it) */
         mw_indexCatchUp(&w->index, &w->reps, dim);
     /* the searches in cells wider than the index's are not counted as its own */
-    size_t compared = 0, lookups = 0, arrayed = nodes, wide_compared = 0, wide_lookups = 0;
+    size_t compared = 0, lookups = 0, arrayed = nodes, uncounted[2] = {0, 0};
     int wide = g.cells.size != w->index.cells.size;
+    size_t* array_compared = wide ? &uncounted[0] : &compared;
+    size_t* array_lookups = wide ? &uncounted[1] : &lookups;
     for (size_t j = 0; j < nodes; ++j) {
         const float* q = mw_point(points, stride, b->d.node_point ? b->d.node_point[j] : j);
         double p[3];
@@ -593,8 +600,7 @@ static int mw_queryGridded(meshweld_Welder* w, mw_Arena* arena, const float* poi
         }
         uint32_t best = packed ? mw_packedEarliest(packed, p, dim, w->r2, &compared, &lookups) : MW_NONE;
         if (best == MW_NONE && array)
-            best = mw_queryArray(&g, start, end, slots, p, dim, w->r2, wide ? &wide_compared : &compared,
-                                 wide ? &wide_lookups : &lookups);
+            best = mw_queryArray(&g, start, end, slots, p, dim, w->r2, array_compared, array_lookups);
         b->node_out[j] = best;
     }
     w->index.searched += arrayed, w->index.lookups += lookups, w->index.work += compared;

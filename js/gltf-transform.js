@@ -8,7 +8,7 @@ import { attributeFloats, fitsUint16, weldMeshAs } from './mesh.js';
 import { isIntegerArray, normalizer } from './points.js';
 import { meshScale, sceneDiagonal } from './scene.js';
 import { describe, gatherItems } from './gather.js';
-import { radiusValue, refusal, toleranceValue } from './check.js';
+import { distance, failure, radiusValue, refusal, toleranceValue } from './check.js';
 
 export { ready };
 
@@ -35,25 +35,14 @@ const SEMANTIC = /^(NORMAL|TANGENT|(TEXCOORD|COLOR|JOINTS|WEIGHTS)(_(0|[1-9]\d*)
 // an object of options or tolerances: a plain one (a Map or a Date would pass for empty)
 const isPlain = (value) => value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
-function fail(who, message, Kind = RangeError) {
-  return new Kind(`meshweld: ${who}: ${message}`);
-}
-
-function number(who, name, value) {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw fail(who, `${name} must be a finite number >= 0, got ${describe(value)}`, refusal(value, 'number'));
-  }
-  return value;
-}
-
 // Checks the options and fills in the defaults.
 function parseOptions(options, who) {
   if (options === undefined) options = {};
   if (!isPlain(options)) {
-    throw fail(who, `options must be a plain object, got ${describe(options)}`, TypeError);
+    throw failure(TypeError, who, `options must be a plain object, got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!OPTIONS.includes(key)) throw fail(who, `unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
+    if (!OPTIONS.includes(key)) throw failure(RangeError, who, `unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
   }
   const o = {
     radius: undefined,
@@ -66,38 +55,36 @@ function parseOptions(options, who) {
     onPrimitive: options.onPrimitive,
   };
   if (o.onPrimitive !== undefined) {
-    if (typeof o.onPrimitive !== 'function') throw fail(who, `onPrimitive must be a function, got ${describe(o.onPrimitive)}`, TypeError);
-    if (who !== 'weld') throw fail(who, 'onPrimitive is an option of the weld() transform, which calls it after each primitive');
+    if (typeof o.onPrimitive !== 'function') throw failure(TypeError, who, `onPrimitive must be a function, got ${describe(o.onPrimitive)}`);
+    if (who !== 'weld') throw failure(RangeError, who, 'onPrimitive is an option of the weld() transform, which calls it after each primitive');
   }
   if (options.radius !== undefined && options.relative !== undefined) {
-    throw fail(who, `give radius (absolute) or relative (a fraction of the bounding-box diagonal), not both`);
+    throw failure(RangeError, who, `give radius (absolute) or relative (a fraction of the bounding-box diagonal), not both`);
   }
   if (options.radius !== undefined && options.relativeTo !== undefined) {
-    throw fail(who, `relativeTo says whose diagonal relative is a fraction of: give it with relative, not with radius (absolute)`);
+    throw failure(RangeError, who, `relativeTo says whose diagonal relative is a fraction of: give it with relative, not with radius (absolute)`);
   }
   if (options.radius !== undefined) o.radius = radiusValue(options.radius, who);
-  else o.relative = options.relative === undefined ? DEFAULT_RELATIVE : number(who, 'relative', options.relative);
+  else o.relative = options.relative === undefined ? DEFAULT_RELATIVE : distance(options.relative, 'relative', who);
   if (o.relativeTo !== 'primitive' && o.relativeTo !== 'scene') {
-    throw fail(who, `relativeTo must be 'primitive' or 'scene', got ${describe(o.relativeTo)}`, refusal(o.relativeTo, 'string'));
+    throw failure(refusal(o.relativeTo, 'string'), who, `relativeTo must be 'primitive' or 'scene', got ${describe(o.relativeTo)}`);
   }
   for (const flag of ['removeDegenerate', 'removeDuplicates']) {
-    if (typeof o[flag] !== 'boolean') throw fail(who, `${flag} must be a boolean, got ${describe(o[flag])}`, TypeError);
+    if (typeof o[flag] !== 'boolean') throw failure(TypeError, who, `${flag} must be a boolean, got ${describe(o[flag])}`);
   }
   if (!METHODS.includes(o.method)) {
-    throw fail(who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`, refusal(o.method, 'string'));
+    throw failure(refusal(o.method, 'string'), who, `unknown method ${describe(o.method)}; use one of ${METHODS.join(', ')} ('hex' is 2D only)`);
   }
   const tolerances = options.tolerances === undefined ? {} : options.tolerances;
   if (!isPlain(tolerances)) {
-    throw fail(who, `tolerances must be a plain object of glTF semantic to tolerance, got ${describe(tolerances)}`, TypeError);
+    throw failure(TypeError, who, `tolerances must be a plain object of glTF semantic to tolerance, got ${describe(tolerances)}`);
   }
   for (const [semantic, value] of Object.entries(tolerances)) {
-    if (semantic === 'POSITION') throw fail(who, `tolerances: POSITION is welded within radius (or relative); remove it`);
+    if (semantic === 'POSITION') throw failure(RangeError, who, `tolerances: POSITION is welded within radius (or relative); remove it`);
     if (!SEMANTIC.test(semantic)) {
-      throw fail(
-        who,
+      throw failure(RangeError, who,
         `tolerances: unknown attribute semantic '${semantic}'; use NORMAL, TANGENT, TEXCOORD_n, COLOR_n, JOINTS_n, ` +
-          `WEIGHTS_n (or TEXCOORD, COLOR... for every set) or a custom _NAME`,
-      );
+          `WEIGHTS_n (or TEXCOORD, COLOR... for every set) or a custom _NAME`);
     }
     if (value !== Infinity) toleranceValue(value, `tolerances.${semantic}`, who);
     o.tolerances[semantic] = value;
@@ -282,7 +269,7 @@ function sources(primitive) {
 export function weldPrimitive(primitive, options) {
   const o = parseOptions(options, 'weldPrimitive');
   if (!primitive || primitive.propertyType !== PropertyType.PRIMITIVE) {
-    throw fail('weldPrimitive', `needs a glTF-Transform Primitive, got ${describe(primitive)}`, TypeError);
+    throw failure(TypeError, 'weldPrimitive', `needs a glTF-Transform Primitive, got ${describe(primitive)}`);
   }
   const run = runOf(Document.fromGraph(primitive.getGraph()), o, 'weldPrimitive');
   const report = weldOne(primitive, run);
@@ -376,7 +363,7 @@ function weldOne(primitive, run) {
       if (bad < 0) return values;
       const [k, c] = [Math.floor(bad / size), bad % size];
       const component = name === 'POSITION' ? `coordinate ${'xyz'[c]}` : `component ${c}`;
-      throw fail(who, `${label(primitive, run)}: vertex ${used === null ? k : used[k]} has a non-finite ${name} ${component} = ${describe(values[bad])}`);
+      throw failure(RangeError, who, `${label(primitive, run)}: vertex ${used === null ? k : used[k]} has a non-finite ${name} ${component} = ${describe(values[bad])}`);
     };
     finite(points, 3, 'POSITION');
     const radius = radiusOf(primitive, points, run);
@@ -411,7 +398,7 @@ function weldOne(primitive, run) {
       }, 'vertex', { positions: false, compact: false, remap: false, gather: keepOf, number: used });
     } catch (error) {
       const text = error.message.startsWith(`meshweld: ${who}: `) ? error.message.slice(`meshweld: ${who}: `.length) : error.message.replace(/^meshweld: /, '');
-      throw fail(who, `${label(primitive, run)}: ${text}`, error.constructor);
+      throw failure(error.constructor, who, `${label(primitive, run)}: ${text}`);
     }
     const keep = welded.gathered;
     // points: each kept vertex once, unindexed
